@@ -1,0 +1,111 @@
+// The raw record of what a seller sent. Every later stage (extract, checks, schemas, report) reads
+// these records and nothing else, so a recording replays to exactly the outcomes of the live run.
+// Seller-controlled values are kept as parsed JSON (`unknown`), never spread into our own objects.
+
+export type Transport = 'http' | 'stdio';
+
+/** Why a call, or the whole session, did not produce a JSON-RPC answer. */
+export type TransportFailureKind =
+  | 'connect' // could not connect / spawn / initialize
+  | 'timeout' // a call, or the whole agent, ran past its timeout
+  | 'oversize' // the body passed the byte cap while being read; the call was aborted
+  | 'closed' // the peer closed the connection / the process exited mid-call
+  | 'http-status' // non-2xx HTTP status, or a content type that is not JSON / SSE
+  | 'protocol' // a malformed JSON-RPC message
+  | 'network'; // any other I/O error
+
+export interface TransportFailure {
+  kind: TransportFailureKind;
+  /** One readable line; already free of secrets. */
+  message: string;
+  /** Bytes read before the call was cut (oversize), when known. */
+  bytesSeen?: number;
+  httpStatus?: number;
+  contentType?: string | null;
+}
+
+/** What one HTTP response looked like (streamable HTTP only). */
+export interface HttpObservation {
+  /** JSON-RPC method this POST carried ('initialize', 'tools/list', 'tools/call', …). */
+  method: string;
+  status: number;
+  contentType: string | null;
+  /** `Mcp-Session-Id` header the server sent on this response, if any. */
+  sessionId?: string;
+}
+
+export type ExchangeOutcome =
+  /** A JSON-RPC result: the raw `CallToolResult`, unvalidated (may be any JSON a seller sent). */
+  | { kind: 'result'; result: unknown }
+  /** A JSON-RPC error object, raw. */
+  | { kind: 'jsonrpc-error'; error: unknown }
+  /** No JSON-RPC answer at all. */
+  | { kind: 'transport-error'; failure: TransportFailure };
+
+/** Why the harness made the call: a valid probe, or the deliberately invalid one for the error path. */
+export type ProbeIntent = 'valid' | 'invalid';
+
+export interface Exchange {
+  agent: string;
+  tool: string;
+  intent: ProbeIntent;
+  /** The `tools/call` params exactly as sent (`{name, arguments}`); `arguments.context` carries the correlation id. */
+  request: { name: string; arguments: Record<string, unknown> };
+  outcome: ExchangeOutcome;
+  /** Negotiated MCP protocol revision of the session (e.g. `2025-11-25`). */
+  protocolVersion?: string;
+  /** The tool as advertised in `tools/list` (raw), if it was listed. */
+  advertised?: { inputSchema?: unknown; outputSchema?: unknown };
+  /** HTTP facts of the response that carried this call (streamable HTTP only). */
+  http?: HttpObservation;
+  /** UTF-8 bytes of the JSON-RPC message that carried the answer, when known. */
+  bytes?: number;
+  startedAt: string;
+  durationMs: number;
+}
+
+export interface ServerInfo {
+  name?: unknown;
+  version?: unknown;
+}
+
+/** One agent's whole session: the handshake, the tool list and every Exchange, in call order. */
+export interface AgentCapture {
+  agent: {
+    name: string;
+    transport: Transport;
+    production: boolean;
+    sandbox: boolean;
+    /** AdCP version pinned in the config, if any. */
+    adcpVersion?: string;
+    /** Per-tool override of seed 004's `metaIdTool` detection, from config. */
+    metaIdTools?: Record<string, boolean>;
+  };
+  initialize:
+    | {
+        ok: true;
+        protocolVersion: unknown;
+        serverInfo: unknown;
+        capabilities?: unknown;
+        durationMs: number;
+      }
+    | { ok: false; failure: TransportFailure };
+  /** `tools/list`, all pages joined; absent when initialize failed. */
+  toolsList?: { ok: true; tools: unknown[]; pages: number } | { ok: false; failure: TransportFailure };
+  stdio?: {
+    /** Lines on stdout that were not JSON-RPC messages (bounded, truncated). */
+    stdoutJunk: string[];
+    /** Last bytes of stderr (bounded). */
+    stderrTail: string;
+    /** Set when the process exited before the harness closed it. */
+    exit?: { code: number | null; signal: string | null };
+  };
+  http?: {
+    observations: HttpObservation[];
+    /** Session id the server assigned on initialize. */
+    sessionId?: string;
+  };
+  exchanges: Exchange[];
+  /** A failure that cut the whole agent short (agent timeout, crash), after initialize. */
+  aborted?: TransportFailure;
+}

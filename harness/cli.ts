@@ -1,0 +1,36 @@
+// adcp-conformance: the command-line entry. Each sub-command lives in harness/commands/<name>.ts
+// and exports `main(argv): Promise<number>` returning the process exit code (DESIGN.md: 0/1/2/3).
+const commands: Record<string, { summary: string; load: () => Promise<{ main(argv: string[]): Promise<number> }> }> = {
+  run: { summary: 'run the checks against live agents (default: the embedded reference seller)', load: () => import('./commands/run.ts') },
+  checks: { summary: 'list the check catalog (id, severity, title, proving fault)', load: () => import('./commands/checks.ts') },
+  vectors: { summary: 'run vector files (ours or the official AdCP format)', load: () => import('./commands/vectors.ts') },
+};
+
+function usage(): string {
+  const rows = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}`);
+  return ['usage: adcp-conformance <command> [options]', '', 'commands:', ...rows, '', "'adcp-conformance <command> --help' for its options"].join('\n');
+}
+
+async function cli(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage() + '\n');
+    return name ? 0 : 2;
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`adcp-conformance: unknown command '${name}'\n\n${usage()}\n`);
+    return 2;
+  }
+  return (await command.load()).main(rest);
+}
+
+cli(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`adcp-conformance: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 3;
+  },
+);
