@@ -24,17 +24,19 @@ export interface CheckContext {
   schemas?: SchemaService;
 }
 
-/** Implemented by harness/schemas; declared here so checks stay free of Ajv. */
+/**
+ * Implemented by harness/schemas (one instance per agent, created once the agent's AdCP version is
+ * known); declared here so checks stay free of Ajv.
+ */
 export interface SchemaService {
-  /** Validate an extracted AdCP payload against the official response schema of `tool`. */
-  validateAdcpResponse(
-    x: Exchange,
-    payload: Record<string, unknown>,
-  ): { version: string; errors: SchemaError[] } | { skip: string };
-  /** Compile (once) the tool's advertised outputSchema; an error message when it does not compile. */
-  compileOutputSchema(x: Exchange): { ok: true } | { ok: false; message: string } | { skip: string };
-  /** Validate `instance` against the tool's compiled outputSchema. */
-  validateOutput(x: Exchange, instance: unknown): SchemaError[] | { skip: string };
+  /** The AdCP schema version chosen for this agent, and why (`echoed by seller`, `capabilities`, `config`, `default`). */
+  adcpVersion: { version: string; reason: string };
+  /** Validate an extracted AdCP payload against the official response schema of task `tool`. */
+  validateAdcpResponse(tool: string, payload: Record<string, unknown>): { errors: SchemaError[] } | { skip: string };
+  /** Compile (once per agent and tool) the tool's advertised outputSchema. */
+  compileOutputSchema(tool: string, outputSchema: unknown): { ok: true } | { ok: false; message: string };
+  /** Validate `instance` against the tool's compiled outputSchema (skip when it did not compile). */
+  validateOutput(tool: string, outputSchema: unknown, instance: unknown): { errors: SchemaError[] } | { skip: string };
 }
 
 export interface SchemaError {

@@ -1,0 +1,61 @@
+// The resolved configuration of one agent, as every stage after harness/config sees it:
+// defaults merged, `${VAR}` and `{fromFile}` resolved, durations in milliseconds.
+
+export interface Timeouts {
+  /** Connect + initialize + tools/list. */
+  connectMs: number;
+  /** One tools/call, from send to the last byte of its answer. */
+  callMs: number;
+  /** The whole agent: handshake, every probe, close. */
+  agentMs: number;
+}
+
+export interface Probe {
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** `invalid` marks the deliberate bad call for the error path. Defaults to `valid`. */
+  intent?: 'valid' | 'invalid';
+}
+
+interface AgentBase {
+  name: string;
+  timeouts: Timeouts;
+  /** MCP protocol revision to request in `initialize` (default: the SDK's latest). */
+  protocolVersion?: string;
+  /** AdCP version to assume when the seller does not say. */
+  adcpVersion?: string;
+  production: boolean;
+  sandbox: boolean;
+  /** Explicit probes; when absent the harness derives safe defaults from `tools/list`. */
+  probes?: Probe[];
+  /** Hard cap on the bytes of one JSON-RPC answer, enforced while reading. */
+  maxBytes: number;
+  /** Per-tool override of seed 004's metaIdTool detection. */
+  metaIdTools?: Record<string, boolean>;
+  /** Known failures: check id (or `id › tool`) → reason. Reported, not counted against the run. */
+  expect?: Record<string, string>;
+  /** Every secret value resolved from the config (header values, env values): redacted everywhere. */
+  secrets: string[];
+}
+
+export interface HttpAgentConfig extends AgentBase {
+  transport: 'http';
+  url: string;
+  headers: Record<string, string>;
+}
+
+export interface StdioAgentConfig extends AgentBase {
+  transport: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+export type AgentConfig = HttpAgentConfig | StdioAgentConfig;
+
+export interface Config {
+  /** Absolute path of the file it came from (for messages). */
+  file: string;
+  agents: AgentConfig[];
+}
