@@ -22,6 +22,11 @@ export type Verdict =
 export interface CheckContext {
   /** Services the schema checks need (Ajv registries); absent in plain unit tests. */
   schemas?: SchemaService;
+  /**
+   * The agent's configuration facts, for exchange checks that need them (seed 004's `metaIdTools`
+   * override, the configured AdCP version). Optional: `judgeAgent` fills it from the capture.
+   */
+  agent?: AgentCapture['agent'];
 }
 
 /**

@@ -1,0 +1,323 @@
+// One agent, start to finish: connect, initialize (pinned revision), tools/list (all pages, raw), every
+// probe as a raw tools/call, close. Never throws and never runs past `timeouts.agentMs`: whatever goes
+// wrong becomes a TransportFailure in the capture.
+import type { AgentConfig, Probe } from '../config/types.ts';
+import { CallTracker, type PendingCall } from '../connect/call-tracker.ts';
+import { classify, failure } from '../connect/failure.ts';
+import { openTransport, PermissiveResult, PinnedClient, type Session } from '../connect/session.ts';
+import type { AgentCapture, Exchange, ExchangeOutcome, TransportFailure } from './exchange.ts';
+import { correlationId, defaultProbes, withContext } from './probes.ts';
+import { redactDeep, usableSecrets } from './redact.ts';
+
+export interface CaptureOptions {
+  signal?: AbortSignal;
+  onProgress?: (e: { agent: string; step: string }) => void;
+}
+
+export const MAX_TOOL_PAGES = 20;
+export const MAX_TOOLS = 2000;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)).unref());
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** Own property of a seller object, never through its prototype chain. */
+const own = (v: unknown, key: string): unknown => (isObject(v) && Object.hasOwn(v, key) ? v[key] : undefined);
+
+export async function captureAgent(agent: AgentConfig, opts: CaptureOptions = {}): Promise<AgentCapture> {
+  const run = new AgentRun(agent, opts);
+  try {
+    return await run.capture();
+  } catch (err) {
+    // Last line of defence: a bug here must still yield a capture, not a crash of the whole run.
+    return run.snapshot(classify(err, agent.secrets));
+  }
+}
+
+class AgentRun {
+  private readonly tracker: CallTracker;
+  private readonly secrets: readonly string[];
+  private readonly state: AgentCapture;
+  private session?: Session;
+  private stopped?: TransportFailure;
+  private deadline = 0;
+  private negotiated?: string;
+  private tools: unknown[] = [];
+
+  constructor(
+    private readonly agent: AgentConfig,
+    private readonly opts: CaptureOptions,
+  ) {
+    this.secrets = agent.secrets;
+    this.tracker = new CallTracker(agent.secrets);
+    this.state = {
+      agent: {
+        name: agent.name,
+        transport: agent.transport,
+        production: agent.production,
+        sandbox: agent.sandbox,
+        ...(agent.adcpVersion !== undefined ? { adcpVersion: agent.adcpVersion } : {}),
+        ...(agent.metaIdTools !== undefined ? { metaIdTools: { ...agent.metaIdTools } } : {}),
+      },
+      initialize: { ok: false, failure: failure('connect', 'not attempted', []) },
+      exchanges: [],
+    };
+  }
+
+  private progress(step: string): void {
+    try {
+      this.opts.onProgress?.({ agent: this.agent.name, step });
+    } catch {
+      /* a listener's bug is not the agent's failure */
+    }
+  }
+
+  async capture(): Promise<AgentCapture> {
+    const { agentMs } = this.agent.timeouts;
+    const closeReserve = Math.min(2500, Math.floor(agentMs / 4));
+    const runBudget = agentMs - closeReserve;
+    this.deadline = performance.now() + runBudget;
+
+    let watchdog: NodeJS.Timeout | undefined;
+    const cut = new Promise<TransportFailure>((resolve) => {
+      watchdog = setTimeout(() => resolve(failure('timeout', `agent timeout: the agent did not finish within ${agentMs} ms`, [])), runBudget);
+      const signal = this.opts.signal;
+      if (signal?.aborted) resolve(failure('timeout', 'the run was cancelled before this agent started', []));
+      signal?.addEventListener('abort', () => resolve(failure('timeout', 'the run was cancelled', [])), { once: true });
+    });
+    const work = this.execute().catch((err: unknown) => {
+      this.state.aborted ??= classify(err, this.secrets);
+    });
+    const outcome = await Promise.race([work.then(() => undefined), cut]);
+    clearTimeout(watchdog);
+    if (outcome) {
+      this.stopped = outcome;
+      this.state.aborted ??= outcome;
+      if (this.tracker.current) this.tracker.fail(outcome, this.tracker.current);
+      await Promise.race([work, sleep(250)]); // let the in-flight call record itself
+    }
+    this.progress('close');
+    await Promise.race([this.session?.close(), sleep(closeReserve)]);
+    this.progress('done');
+    return this.snapshot();
+  }
+
+  /** The capture as it stands: a copy (later mutation cannot leak in), secrets redacted. */
+  snapshot(aborted?: TransportFailure): AgentCapture {
+    const s = this.state;
+    const stdio = this.session?.stdio;
+    const http = this.session?.http;
+    const out: AgentCapture = {
+      agent: s.agent,
+      initialize: s.initialize,
+      ...(s.toolsList ? { toolsList: s.toolsList } : {}),
+      ...(stdio
+        ? {
+            stdio: {
+              stdoutJunk: [...stdio.stdoutJunk],
+              stderrTail: stdio.stderr,
+              ...(stdio.exit ? { exit: { ...stdio.exit } } : {}),
+            },
+          }
+        : {}),
+      ...(http ? { http: this.httpFacts(http) } : {}),
+      exchanges: [...s.exchanges],
+      ...(s.aborted || aborted ? { aborted: (s.aborted ?? aborted)! } : {}),
+    };
+    return usableSecrets(this.secrets).length ? (redactDeep(out, this.secrets) as AgentCapture) : out;
+  }
+
+  private httpFacts(http: NonNullable<Session['http']>): NonNullable<AgentCapture['http']> {
+    const observations = http.observations.map((o) => ({ ...o }));
+    const assigned = observations.find((o) => o.method === 'initialize' && o.sessionId !== undefined)?.sessionId;
+    return { observations, ...(assigned !== undefined ? { sessionId: assigned } : {}) };
+  }
+
+  private remaining(): number {
+    return this.deadline - performance.now();
+  }
+
+  private async execute(): Promise<void> {
+    if (!(await this.initialize())) return;
+    await this.listTools();
+    const probes = this.agent.probes ?? defaultProbes(this.namedTools(), this.agent);
+    for (const [index, probe] of probes.entries()) {
+      if (this.stopped) return;
+      const exit = this.session?.stdio?.exit;
+      if (exit) {
+        const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+        this.state.aborted ??= failure('closed', `the server process exited (${how}); ${probes.length - index} probe(s) not run`, this.secrets);
+        return;
+      }
+      if (this.remaining() <= 0) {
+        this.state.aborted ??= failure('timeout', `agent timeout: ${probes.length - index} probe(s) not run`, this.secrets);
+        return;
+      }
+      this.progress(`call ${probe.tool}`);
+      this.state.exchanges.push(await this.callTool(probe, index));
+    }
+  }
+
+  /** Spawn/connect + initialize, retried once (HTTP) on a connection error. */
+  private async initialize(): Promise<boolean> {
+    const connectDeadline = performance.now() + this.agent.timeouts.connectMs;
+    for (let attempt = 1; ; attempt++) {
+      this.progress(attempt === 1 ? 'connect' : 'connect (retry)');
+      const client = new PinnedClient(this.agent.protocolVersion);
+      const session: Session = { ...openTransport(this.agent, this.tracker), client };
+      this.session = session;
+      client.onerror = () => {}; // every failure that matters is recorded per call
+      const budget = Math.min(connectDeadline - performance.now(), this.remaining());
+      const call = this.tracker.begin('initialize');
+      const timer = setTimeout(() => this.tracker.fail(failure('timeout', `initialize: no answer within ${this.agent.timeouts.connectMs} ms`, []), call), Math.max(0, budget));
+      const t0 = performance.now();
+      let error: unknown;
+      let ok = false;
+      try {
+        await client.connect(session.transport, { signal: call.controller.signal, timeout: Math.max(1, budget) + 5000 });
+        ok = true;
+      } catch (err) {
+        error = err;
+      } finally {
+        clearTimeout(timer);
+        this.tracker.end(call);
+      }
+      const durationMs = Math.round(performance.now() - t0);
+      if (ok) {
+        const raw = own(call.raw?.message, 'result');
+        const protocolVersion = own(raw, 'protocolVersion') ?? client.getServerVersion()?.version;
+        this.negotiated = typeof protocolVersion === 'string' ? protocolVersion : undefined;
+        this.state.initialize = {
+          ok: true,
+          protocolVersion: raw !== undefined ? own(raw, 'protocolVersion') : protocolVersion,
+          serverInfo: raw !== undefined ? own(raw, 'serverInfo') : client.getServerVersion(),
+          ...(own(raw, 'capabilities') !== undefined ? { capabilities: own(raw, 'capabilities') } : {}),
+          durationMs,
+        };
+        return true;
+      }
+      const why = call.failure ?? classify(error, this.secrets, 'connect');
+      const retry = attempt === 1 && this.agent.transport === 'http' && (why.kind === 'connect' || why.kind === 'network' || why.kind === 'closed') && connectDeadline - performance.now() > 500 && !this.stopped;
+      await session.close();
+      if (!retry) {
+        this.state.initialize = { ok: false, failure: why };
+        return false;
+      }
+      await sleep(200);
+    }
+  }
+
+  /** tools/list, following nextCursor (bounded), keeping the raw tool objects. */
+  private async listTools(): Promise<void> {
+    this.progress('tools/list');
+    const connectBudget = this.agent.timeouts.connectMs;
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    let pages = 0;
+    const tools: unknown[] = [];
+    while (pages < MAX_TOOL_PAGES && !this.stopped) {
+      const params = cursor === undefined ? {} : { cursor };
+      let page = await this.request('tools/list', params, Math.min(connectBudget, this.remaining()));
+      if (page.kind === 'transport-error' && this.agent.transport === 'http' && ['network', 'closed', 'connect'].includes(page.failure.kind)) {
+        page = await this.request('tools/list', params, Math.min(connectBudget, this.remaining())); // idempotent: once more
+      }
+      pages++;
+      if (page.kind === 'transport-error') {
+        this.state.toolsList = { ok: false, failure: page.failure };
+        return;
+      }
+      if (page.kind === 'jsonrpc-error') {
+        const message = own(page.error, 'message');
+        this.state.toolsList = {
+          ok: false,
+          failure: failure('protocol', `tools/list answered with a JSON-RPC error: ${own(page.error, 'code')} ${typeof message === 'string' ? message : ''}`, this.secrets),
+        };
+        return;
+      }
+      const list = own(page.result, 'tools');
+      if (!Array.isArray(list)) {
+        this.state.toolsList = { ok: false, failure: failure('protocol', 'tools/list result has no `tools` array', this.secrets) };
+        return;
+      }
+      for (const t of list) if (tools.length < MAX_TOOLS) tools.push(t);
+      const next = own(page.result, 'nextCursor');
+      if (typeof next !== 'string' || next === '' || seen.has(next)) break;
+      seen.add(next);
+      cursor = next;
+    }
+    this.tools = tools;
+    this.state.toolsList = { ok: true, tools, pages };
+  }
+
+  private namedTools(): Array<{ name: string }> {
+    return this.tools.flatMap((t) => {
+      const name = own(t, 'name');
+      return typeof name === 'string' ? [{ name }] : [];
+    });
+  }
+
+  private advertised(tool: string): Exchange['advertised'] {
+    const t = this.tools.find((x) => own(x, 'name') === tool);
+    if (t === undefined) return undefined;
+    const inputSchema = own(t, 'inputSchema');
+    const outputSchema = own(t, 'outputSchema');
+    return { ...(inputSchema !== undefined ? { inputSchema } : {}), ...(outputSchema !== undefined ? { outputSchema } : {}) };
+  }
+
+  /** One JSON-RPC request with its own timeout and abort signal; the outcome is read from the raw wire message. */
+  private async request(
+    method: 'tools/list' | 'tools/call',
+    params: Record<string, unknown>,
+    budgetMs: number,
+  ): Promise<ExchangeOutcome & { call: PendingCall }> {
+    const client = this.session?.client;
+    const call = this.tracker.begin(method);
+    if (!client || budgetMs <= 0) {
+      this.tracker.end(call);
+      return { kind: 'transport-error', failure: failure('timeout', `agent timeout before ${method}`, []), call };
+    }
+    const timer = setTimeout(() => this.tracker.fail(failure('timeout', `${method}: no answer within ${Math.round(budgetMs)} ms`, []), call), budgetMs);
+    let value: unknown;
+    let error: unknown;
+    let settled = false;
+    try {
+      value = await client.request({ method, params } as Parameters<PinnedClient['request']>[0], PermissiveResult, {
+        signal: call.controller.signal,
+        timeout: budgetMs + 5000, // backstop; our own timer fires first
+      });
+      settled = true;
+    } catch (err) {
+      error = err;
+    } finally {
+      clearTimeout(timer);
+      this.tracker.end(call);
+    }
+    const raw = call.raw?.message;
+    if (raw) {
+      return Object.hasOwn(raw, 'error') ? { kind: 'jsonrpc-error', error: raw['error'], call } : { kind: 'result', result: raw['result'], call };
+    }
+    if (call.failure) return { kind: 'transport-error', failure: call.failure, call };
+    if (!settled) return { kind: 'transport-error', failure: classify(error, this.secrets), call };
+    return { kind: 'result', result: value, call };
+  }
+
+  private async callTool(probe: Probe, index: number): Promise<Exchange> {
+    const args = withContext(probe.arguments, correlationId(this.agent.name, index));
+    const request = { name: probe.tool, arguments: args };
+    const startedAt = new Date().toISOString();
+    const t0 = performance.now();
+    const { call, ...outcome } = await this.request('tools/call', { ...request }, Math.min(this.agent.timeouts.callMs, this.remaining()));
+    const advertised = this.advertised(probe.tool);
+    return {
+      agent: this.agent.name,
+      tool: probe.tool,
+      intent: probe.intent ?? 'valid',
+      request,
+      outcome: outcome as ExchangeOutcome,
+      ...(this.negotiated !== undefined ? { protocolVersion: this.negotiated } : {}),
+      ...(advertised !== undefined ? { advertised } : {}),
+      ...(call.http ? { http: call.http } : {}),
+      ...(call.raw?.bytes !== undefined ? { bytes: call.raw.bytes } : {}),
+      startedAt,
+      durationMs: Math.round(performance.now() - t0),
+    };
+  }
+}

@@ -1,0 +1,95 @@
+// The calls the harness makes when the config names none: the safe, read-only AdCP tasks the agent
+// lists (each a VALID request under the official AdCP 3.x request schema), one deliberately invalid
+// call for the error path, and the mutating tasks only for sandbox agents.
+import { randomUUID } from 'node:crypto';
+import type { AgentConfig, Probe } from '../config/types.ts';
+
+const BRIEF = 'Conformance probe: display and online video for a sports-equipment launch in the US, next quarter.';
+const SANDBOX_DOMAIN = 'conformance-test.example';
+
+/** Read-only tasks, in call order (`get_adcp_capabilities` first: it tells the AdCP version). */
+const READ_ONLY: ReadonlyArray<{ tool: string; arguments: () => Record<string, unknown> }> = [
+  { tool: 'get_adcp_capabilities', arguments: () => ({}) },
+  { tool: 'get_products', arguments: () => ({ buying_mode: 'brief', brief: BRIEF }) },
+  { tool: 'list_creative_formats', arguments: () => ({}) },
+  { tool: 'list_creatives', arguments: () => ({}) },
+  { tool: 'get_media_buys', arguments: () => ({}) },
+  // No field is required (3.0.6 and 3.1.x): without ids or dates the seller reports all accessible buys.
+  { tool: 'get_media_buy_delivery', arguments: () => ({}) },
+  // 3.0 requires signal_spec or signal_ids.
+  { tool: 'get_signals', arguments: () => ({ signal_spec: 'Adults 25-54 interested in outdoor sports' }) },
+];
+
+/** The error-path probe: `buying_mode` must be one of brief|wholesale|refine, never a number. */
+export const INVALID_PROBE: Probe = { tool: 'get_products', arguments: { buying_mode: 42, brief: BRIEF }, intent: 'invalid' };
+
+/** Mutating tasks, called only when the agent is marked `sandbox` (sync with `dry_run`). */
+function sandboxProbes(): Probe[] {
+  const brand = { domain: SANDBOX_DOMAIN };
+  const account = { brand, operator: SANDBOX_DOMAIN, sandbox: true };
+  const now = Date.now();
+  const day = 24 * 3600 * 1000;
+  return [
+    {
+      tool: 'create_media_buy',
+      arguments: {
+        idempotency_key: randomUUID(),
+        account,
+        brand,
+        start_time: new Date(now + 7 * day).toISOString(),
+        end_time: new Date(now + 37 * day).toISOString(),
+        packages: [{ product_id: 'conformance_probe_product', budget: 100, pricing_option_id: 'conformance_probe_pricing' }],
+      },
+    },
+    {
+      tool: 'sync_creatives',
+      arguments: {
+        idempotency_key: randomUUID(),
+        account,
+        dry_run: true,
+        creatives: [
+          {
+            creative_id: 'conformance_probe_creative',
+            name: 'Conformance probe creative',
+            format_id: { agent_url: 'https://creative.adcontextprotocol.org', id: 'display_static' },
+            assets: {
+              image: { asset_type: 'image', url: `https://${SANDBOX_DOMAIN}/banner.png`, width: 300, height: 250 },
+            },
+          },
+        ],
+      },
+    },
+  ];
+}
+
+export function defaultProbes(tools: ReadonlyArray<{ name: string }>, agent: AgentConfig): Probe[] {
+  const listed = new Set(tools.map((t) => t.name));
+  const probes: Probe[] = READ_ONLY.filter((p) => listed.has(p.tool)).map((p) => ({
+    tool: p.tool,
+    arguments: p.arguments(),
+    intent: 'valid',
+  }));
+  if (listed.has(INVALID_PROBE.tool)) probes.push({ ...INVALID_PROBE, arguments: { ...INVALID_PROBE.arguments } });
+  if (agent.sandbox) {
+    for (const p of sandboxProbes()) if (listed.has(p.tool)) probes.push({ ...p, intent: 'valid' });
+  }
+  return probes;
+}
+
+/** A fresh correlation id: unique per call, readable in a report. */
+export function correlationId(agent: string, index: number): string {
+  return `adcp-conformance.${agent}.${index}.${randomUUID()}`;
+}
+
+/**
+ * The probe's arguments with `context.correlation_id` set, as a NEW object (config-owned arguments are
+ * never mutated). An existing plain-object `context` keeps its other keys.
+ */
+export function withContext(args: Record<string, unknown>, id: string): Record<string, unknown> {
+  const prior = args['context'];
+  const context =
+    prior !== null && typeof prior === 'object' && !Array.isArray(prior)
+      ? { ...(prior as Record<string, unknown>), correlation_id: id }
+      : { correlation_id: id };
+  return { ...args, context };
+}

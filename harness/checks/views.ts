@@ -1,0 +1,176 @@
+// Views of one Exchange that several checks share: is it a success or an error result, its text items
+// (measured and parsed once), the AdCP payload a conformant client extracts, and seed 004's layer.
+// Each check skips with a reason naming the check that owns a precondition, so one seller defect trips
+// one id (the self-test matrix holds every fault to exactly the ids it declares).
+import type { Exchange } from '../capture/exchange.ts';
+import type { CheckContext } from './check.ts';
+import { isAdcpErrorOnly, locateSuccess, TEXT_LIMIT, utf8Bytes } from '../extract/success.ts';
+import { detectMetaIdTool, structuredContentTarget, type AuditRecord, type LayerTarget } from '../extract/layer.ts';
+import { isAdcpTask } from './adcp-tasks.ts';
+import { hasOwn, isObject, own, type JsonObject } from './json.ts';
+
+export const NO_ANSWER = 'no answer: see transport.call';
+
+export type ResultView =
+  | { kind: 'success'; result: JsonObject }
+  | { kind: 'error'; result: JsonObject }
+  | { kind: 'none'; reason: string };
+
+/** Classify the outcome of a call: a success result, an error result, or not a judgeable result. */
+export function viewResult(x: Exchange): ResultView {
+  const outcome = x.outcome;
+  if (outcome.kind === 'transport-error') return { kind: 'none', reason: NO_ANSWER };
+  if (outcome.kind === 'jsonrpc-error') return { kind: 'none', reason: 'a JSON-RPC error, not a tool result' };
+  const result = outcome.result;
+  if (!isObject(result)) return { kind: 'none', reason: 'the result is not a JSON object: see envelope.content-blocks' };
+  const isError = own(result, 'isError');
+  if (isError === true) return { kind: 'error', result };
+  if (isError === undefined || isError === false) return { kind: 'success', result };
+  return { kind: 'none', reason: 'isError is not a boolean: see envelope.is-error-type' };
+}
+
+/** The success result, or the reason success rules do not apply. */
+export function successResult(x: Exchange): { result: JsonObject } | { skip: string } {
+  const v = viewResult(x);
+  if (v.kind === 'success') return { result: v.result };
+  if (v.kind === 'error') return { skip: 'an error result (isError:true): success rules do not apply' };
+  return { skip: v.reason };
+}
+
+/** The error result, or the reason error-result rules do not apply. */
+export function errorResult(x: Exchange): { result: JsonObject } | { skip: string } {
+  const v = viewResult(x);
+  if (v.kind === 'error') return { result: v.result };
+  if (v.kind === 'success') return { skip: 'not an error result (isError is not true)' };
+  return { skip: v.reason };
+}
+
+export interface TextItem {
+  index: number;
+  text: string;
+  utf8: number;
+  utf16: number;
+  /** Over the 1 MiB limit in UTF-8 bytes: a conformant client drops it unparsed. */
+  oversize: boolean;
+  /** The parsed JSON when the text is within the limit and parses. */
+  json?: { value: unknown };
+}
+
+const textCache = new WeakMap<object, TextItem[]>();
+
+/** Every `type:"text"` item of `content[]` with a string `text`, measured and parsed once per result. */
+export function textItems(result: JsonObject): TextItem[] {
+  const cached = textCache.get(result);
+  if (cached) return cached;
+  const items: TextItem[] = [];
+  const content = own(result, 'content');
+  if (Array.isArray(content)) {
+    for (let index = 0; index < content.length; index++) {
+      const item: unknown = content[index];
+      if (!isObject(item) || own(item, 'type') !== 'text') continue;
+      const text = own(item, 'text');
+      if (typeof text !== 'string') continue;
+      const utf8 = utf8Bytes(text);
+      const entry: TextItem = { index, text, utf8, utf16: text.length, oversize: utf8 > TEXT_LIMIT };
+      if (!entry.oversize && text !== '') {
+        try {
+          entry.json = { value: JSON.parse(text) as unknown };
+        } catch {
+          // plain text
+        }
+      }
+      items.push(entry);
+    }
+  }
+  textCache.set(result, items);
+  return items;
+}
+
+/** The advertised outputSchema of the called tool, if any. */
+export function outputSchemaOf(x: Exchange): unknown {
+  return isObject(x.advertised) ? own(x.advertised, 'outputSchema') : undefined;
+}
+
+/** Seed 004's audit record for this call. `metaIdTool`: config override, else detected from the schema. */
+export function auditRecord(x: Exchange, ctx: CheckContext): AuditRecord {
+  const overrides = ctx.agent?.metaIdTools;
+  const override = hasOwn(overrides, x.tool) ? own(overrides, x.tool) : undefined;
+  return {
+    tool: x.tool,
+    protocol: x.protocolVersion,
+    metaIdTool: typeof override === 'boolean' ? override : detectMetaIdTool(outputSchemaOf(x)),
+  };
+}
+
+export function layerTarget(x: Exchange, ctx: CheckContext, result: JsonObject): LayerTarget {
+  return structuredContentTarget(auditRecord(x, ctx), result);
+}
+
+export interface PayloadView {
+  data: JsonObject;
+  /** JSON pointer of `data` inside the Exchange (`/result/structuredContent`, `/result/content/0/text`). */
+  pointer: string;
+  /** The payload sat inside seed 004's legacy `{result:{…}}` wrapper (reported by schema.legacy-wrapper). */
+  legacyWrapped: boolean;
+}
+
+/**
+ * The AdCP payload of a success, as a conformant client extracts it (RULES.md §1). When seed 004 says
+ * the call took the `legacy_wrapper` branch, the payload is the inner object: the wrapper itself is
+ * schema.legacy-wrapper's finding, and the AdCP rules judge what the wrapper carries.
+ */
+export function adcpPayload(x: Exchange, ctx: CheckContext, result: JsonObject): PayloadView | null {
+  const located = locateSuccess(result);
+  if (!located) return null;
+  if (located.path === 'structuredContent' && layerTarget(x, ctx, result) === 'legacy_wrapper') {
+    const inner = own(located.data, 'result');
+    if (isObject(inner)) return { data: inner, pointer: '/result/structuredContent/result', legacyWrapped: true };
+  }
+  return { data: located.data, pointer: `/result${located.pointer}`, legacyWrapped: false };
+}
+
+/** Why a success has no payload, naming the check that owns the cause. */
+export function noPayloadReason(result: JsonObject): string {
+  if (isAdcpErrorOnly(own(result, 'structuredContent'))) return 'adcp_error-only success: see envelope.adcp-error-only-success';
+  if (textItems(result).some((t) => isAdcpErrorOnly(t.json?.value))) {
+    return 'adcp_error-only success: see envelope.adcp-error-only-success';
+  }
+  return 'no AdCP payload extracted: see envelope.extractable';
+}
+
+/** The payload of an AdCP-task success, or the reason payload rules do not apply. */
+export function payloadOrSkip(x: Exchange, ctx: CheckContext): PayloadView | { skip: string } {
+  const s = successResult(x);
+  if ('skip' in s) return s;
+  if (!isAdcpTask(x.tool)) return { skip: `'${String(x.tool)}' is not an AdCP task` };
+  return adcpPayload(x, ctx, s.result) ?? { skip: noPayloadReason(s.result) };
+}
+
+export interface AdcpVersionView {
+  major: number;
+  minor: number;
+  label: string;
+  source: string;
+}
+
+/** `3`, `3.1`, `3.1.19`, `3.1-beta` → major/minor; anything else → null. */
+export function parseVersion(v: unknown): { major: number; minor: number } | null {
+  if (typeof v !== 'string') return null;
+  const m = /^v?(\d{1,4})(?:\.(\d{1,4}))?/.exec(v.trim());
+  if (!m) return null;
+  return { major: Number(m[1]), minor: m[2] === undefined ? 0 : Number(m[2]) };
+}
+
+/** The AdCP version the seller serves: the payload's `adcp_version`, else the schema service's, else config, else 3.0. */
+export function adcpVersionOf(payload: JsonObject | null, ctx: CheckContext): AdcpVersionView {
+  const candidates: Array<[unknown, string]> = [
+    [payload ? own(payload, 'adcp_version') : undefined, 'adcp_version in the payload'],
+    [ctx.schemas?.adcpVersion.version, `schema service (${ctx.schemas?.adcpVersion.reason ?? ''})`],
+    [ctx.agent?.adcpVersion, 'config'],
+  ];
+  for (const [value, source] of candidates) {
+    const parsed = parseVersion(value);
+    if (parsed) return { ...parsed, label: String(value), source };
+  }
+  return { major: 3, minor: 0, label: '3.0', source: 'default' };
+}

@@ -1,0 +1,247 @@
+// The `fetch` the SDK's StreamableHTTPClientTransport uses: undici with an Agent of its own (connect /
+// headers / body timeouts, keep-alive), redirects never followed by fetch itself, and every response
+// body read through a byte counter that stops at `maxBytes` — JSON and SSE alike — and aborts the
+// pending call's signal (with SSE, a stream error alone only reaches transport.onerror).
+// It also records one HttpObservation per response and taps the raw JSON-RPC messages.
+import { Agent, fetch as undiciFetch } from 'undici';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { HttpObservation } from '../capture/exchange.ts';
+import { type CallTracker, rpcInfo } from './call-tracker.ts';
+import { failure, oneLine, OversizeError } from './failure.ts';
+import { SseTap } from './sse-tap.ts';
+
+export interface CappedFetchOptions {
+  maxBytes: number;
+  connectMs: number;
+  callMs: number;
+  tracker: CallTracker;
+  secrets: readonly string[];
+  /** Called with each observation (the caller bounds how many it keeps). */
+  observe: (o: HttpObservation) => void;
+}
+
+export interface CappedFetch {
+  fetch: FetchLike;
+  /** Tear down the Agent's sockets (in-flight bodies are destroyed). */
+  close(): Promise<void>;
+}
+
+/** How much of a non-2xx body feeds the failure message. */
+const ERROR_SNIPPET_BYTES = 4096;
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+export function mediaType(contentType: string | null): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
+  const { maxBytes, tracker, secrets } = opts;
+  // The call timer (callMs) fires first; undici's own timeouts are the backstop for a stalled socket.
+  const slack = Math.max(opts.callMs, opts.connectMs) + 1000;
+  const dispatcher = new Agent({
+    connect: { timeout: opts.connectMs },
+    headersTimeout: slack,
+    bodyTimeout: slack,
+    keepAliveTimeout: 10_000,
+  });
+
+  const capped: FetchLike = async (url, init) => {
+    const method = (init?.method ?? 'GET').toUpperCase();
+    // The optional standalone GET stream (server-initiated messages) is never opened: the harness
+    // only needs answers to its own requests, and every open stream is one more unbounded resource.
+    if (method === 'GET') return new Response(null, { status: 405, statusText: 'Method Not Allowed (not opened by the harness)' });
+
+    const body = typeof init?.body === 'string' ? init.body : undefined;
+    let info: ReturnType<typeof rpcInfo> = {};
+    try {
+      info = body ? rpcInfo(JSON.parse(body)) : {};
+    } catch {
+      info = {};
+    }
+    const call = tracker.isPending(info.id);
+    const signals = [init?.signal, call?.wire.signal, AbortSignal.timeout(slack)].filter((s): s is AbortSignal => !!s);
+
+    // A network error propagates to the SDK request and is classified from its rejection.
+    const response = await undiciFetch(url, {
+      method,
+      headers: Object.fromEntries(new Headers(init?.headers)),
+      body: body ?? null,
+      redirect: 'manual',
+      signal: AbortSignal.any(signals),
+      dispatcher,
+    });
+
+    const contentType = response.headers.get('content-type');
+    const sessionId = response.headers.get('mcp-session-id');
+    const observation: HttpObservation = {
+      method: info.method ?? method,
+      status: response.status,
+      contentType,
+      ...(sessionId !== null ? { sessionId } : {}),
+    };
+    opts.observe(observation);
+    if (call) call.http = observation;
+
+    const headers = [...response.headers];
+    const init2 = { status: response.status, statusText: response.statusText, headers };
+    const type = mediaType(contentType);
+    const source = response.body as ReadableStream<Uint8Array> | null;
+
+    if (response.status < 200 || response.status > 299) {
+      const snippet = source ? await readUpTo(source, Math.min(ERROR_SNIPPET_BYTES, maxBytes)) : '';
+      if (call) {
+        const shown = snippet ? `: ${oneLine(snippet, secrets, 160)}` : '';
+        tracker.fail(
+          failure('http-status', `HTTP ${response.status} (${contentType ?? 'no content type'})${shown}`, secrets, {
+            httpStatus: response.status,
+            contentType,
+          }),
+          call,
+        );
+      }
+      return new Response(NULL_BODY_STATUSES.has(response.status) ? null : snippet, init2);
+    }
+    if (!source || NULL_BODY_STATUSES.has(response.status) || response.status === 202) {
+      await source?.cancel().catch(() => {});
+      return new Response(null, init2);
+    }
+    if (type === 'application/json') {
+      const text = await readCapped(source, maxBytes, (seen) => onOversize(call, seen));
+      tapJson(text, tracker);
+      return new Response(text, init2);
+    }
+    if (type === 'text/event-stream') {
+      const tap = new SseTap((data) => tapData(data, tracker));
+      const stream = cappedStream(source, maxBytes, {
+        chunk: (c) => tap.push(c),
+        done: () => tap.end(),
+        oversize: (seen) => onOversize(call, seen),
+      });
+      return new Response(stream, init2);
+    }
+    // 2xx but neither JSON nor SSE (an HTML page, text/plain …): not an MCP answer.
+    const snippet = await readUpTo(source, Math.min(ERROR_SNIPPET_BYTES, maxBytes));
+    if (call) {
+      tracker.fail(
+        failure('http-status', `HTTP ${response.status} with content type ${contentType ?? '(none)'}: ${oneLine(snippet, secrets, 160)}`, secrets, {
+          httpStatus: response.status,
+          contentType,
+        }),
+        call,
+      );
+    }
+    return new Response(null, init2);
+  };
+
+  function onOversize(call: ReturnType<CallTracker['isPending']>, seen: number): void {
+    const target = call ?? tracker.current;
+    if (!target) return;
+    const err = new OversizeError(seen, maxBytes);
+    tracker.fail(failure('oversize', err.message, secrets, { bytesSeen: seen }), target);
+  }
+
+  return {
+    fetch: capped,
+    close: async () => {
+      await dispatcher.destroy().catch(() => {});
+    },
+  };
+}
+
+function tapJson(text: string, tracker: CallTracker): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return; // the SDK reports the parse error itself
+  }
+  const bytes = Buffer.byteLength(text);
+  if (Array.isArray(parsed)) for (const m of parsed) tracker.noteIncoming(m, undefined);
+  else tracker.noteIncoming(parsed, bytes);
+}
+
+function tapData(data: string, tracker: CallTracker): void {
+  try {
+    tracker.noteIncoming(JSON.parse(data), Buffer.byteLength(data));
+  } catch {
+    /* not JSON: the SDK reports it */
+  }
+}
+
+/** Read a whole body, failing with OversizeError (and cancelling the socket) past `maxBytes`. */
+async function readCapped(source: ReadableStream<Uint8Array>, maxBytes: number, oversize: (seen: number) => void): Promise<string> {
+  const reader = source.getReader();
+  const chunks: Uint8Array[] = [];
+  let seen = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    seen += value.byteLength;
+    if (seen > maxBytes) {
+      await reader.cancel().catch(() => {});
+      oversize(seen);
+      throw new OversizeError(seen, maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The first `limit` bytes of a body as text; the rest is discarded and the socket released. */
+async function readUpTo(source: ReadableStream<Uint8Array>, limit: number): Promise<string> {
+  const reader = source.getReader();
+  const chunks: Uint8Array[] = [];
+  let seen = 0;
+  try {
+    while (seen < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      seen += value.byteLength;
+    }
+  } catch {
+    /* a broken error body still yields the status */
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+}
+
+/** A pull-driven copy of `source` that errors past `maxBytes` (no read-ahead: memory stays one chunk). */
+export function cappedStream(
+  source: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  hooks: { chunk(c: Uint8Array): void; done(): void; oversize(seen: number): void },
+): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  let seen = 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            hooks.done();
+            controller.close();
+            return;
+          }
+          seen += value.byteLength;
+          if (seen > maxBytes) {
+            reader.cancel().catch(() => {});
+            hooks.oversize(seen);
+            controller.error(new OversizeError(seen, maxBytes));
+            return;
+          }
+          hooks.chunk(value);
+          controller.enqueue(value);
+        } catch (err) {
+          controller.error(err);
+        }
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}

@@ -1,0 +1,51 @@
+// Probe every agent: up to `concurrency` agents at once, each agent's calls in order (captureAgent),
+// each bounded by its own agent timeout plus a grace period in case a transport ignores its timers.
+import pLimit from 'p-limit';
+import type { AgentCapture } from '../capture/exchange.ts';
+import type { AgentConfig } from '../config/types.ts';
+import { captureAgent } from '../connect/index.ts';
+import type { Progress } from './progress.ts';
+
+/** Extra time past `agentMs` before the harness aborts an agent itself. */
+const GRACE_MS = 10_000;
+
+export async function captureAll(agents: readonly AgentConfig[], opts: { concurrency: number; signal: AbortSignal; progress: Progress }): Promise<AgentCapture[]> {
+  const limit = pLimit(opts.concurrency);
+  return Promise.all(
+    agents.map((agent) =>
+      limit(async () => {
+        if (opts.signal.aborted) {
+          opts.progress.update(agent.name, 'not probed: run interrupted');
+          return notProbed(agent, 'run interrupted before this agent was probed');
+        }
+        opts.progress.update(agent.name, 'connecting');
+        const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(agent.timeouts.agentMs + GRACE_MS)]);
+        const capture = await captureAgent(agent, { signal, onProgress: (e) => opts.progress.update(agent.name, e.step) });
+        opts.progress.update(agent.name, summary(capture));
+        return capture;
+      }),
+    ),
+  );
+}
+
+function summary(c: AgentCapture): string {
+  if (!c.initialize.ok) return `unreachable: ${c.initialize.failure.kind}: ${c.initialize.failure.message}`;
+  const calls = `${c.exchanges.length} call${c.exchanges.length === 1 ? '' : 's'}`;
+  return c.aborted ? `cut short after ${calls}: ${c.aborted.kind}: ${c.aborted.message}` : `done: ${calls}`;
+}
+
+/** The capture of an agent the run never reached (interrupted first): it reports as unreachable. */
+export function notProbed(agent: AgentConfig, message: string): AgentCapture {
+  return {
+    agent: {
+      name: agent.name,
+      transport: agent.transport,
+      production: agent.production,
+      sandbox: agent.sandbox,
+      ...(agent.adcpVersion !== undefined ? { adcpVersion: agent.adcpVersion } : {}),
+      ...(agent.metaIdTools !== undefined ? { metaIdTools: agent.metaIdTools } : {}),
+    },
+    initialize: { ok: false, failure: { kind: 'connect', message } },
+    exchanges: [],
+  };
+}

@@ -1,0 +1,131 @@
+// `adcp-conformance run` options: parsed with node:util parseArgs; anything wrong is a UsageError (exit 2).
+import { parseArgs } from 'node:util';
+
+export const REPORTERS = ['junit', 'json', 'summary', 'markdown', 'blob'] as const;
+export type ReporterName = (typeof REPORTERS)[number];
+export const DEFAULT_REPORTERS: readonly ReporterName[] = ['junit', 'json', 'summary', 'markdown'];
+
+export interface RunOptions {
+  config?: string;
+  agents: string[];
+  checks: string[];
+  out: string;
+  reporters: Set<ReporterName>;
+  strict: boolean;
+  record?: string;
+  replay?: string;
+  mergeReports?: string;
+  concurrency: number;
+  shard?: { index: number; count: number };
+  schemas?: string;
+  help: boolean;
+}
+
+export class UsageError extends Error {}
+
+export const RUN_USAGE = `usage: adcp-conformance run [options]
+
+Probes every agent of the config (default: the embedded reference seller, over stdio and HTTP),
+judges each answer against the check catalog and writes reports.
+
+options:
+  --config FILE          agents to test (JSON or YAML); without it, the embedded reference seller
+  --agent NAME…          only these agents (repeat, or comma-separated)
+  --check ID-or-prefix…  only these checks: an exact id, or a prefix such as 'envelope.' (repeatable)
+  --out DIR              where reports go (default: reports/)
+  --reporter LIST        comma-separated: junit,json,summary,markdown (default: all four); add 'blob'
+                         to write a vitest blob for --merge-reports
+  --strict               SHOULD failures (warnings) fail the run too
+  --record FILE          write every agent's raw session to FILE (JSONL)
+  --replay FILE          judge a recording offline instead of probing (no network)
+  --concurrency N        agents probed at once (default: 4)
+  --shard i/n            run only the i-th of n shards of the agents (nightly runs over many machines)
+  --merge-reports DIR    join the blob reports of sharded runs into one set of reports (probes nothing)
+  --schemas DIR|URL      AdCP JSON schemas to validate against (default: those inside @adcp/sdk)
+  -h, --help             this text
+
+exit codes: 0 conformant · 1 a conformance failure · 2 usage or config error · 3 incomplete`;
+
+export function parseRunArgs(argv: string[]): RunOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        config: { type: 'string' },
+        agent: { type: 'string', multiple: true },
+        check: { type: 'string', multiple: true },
+        out: { type: 'string' },
+        reporter: { type: 'string', multiple: true },
+        strict: { type: 'boolean' },
+        record: { type: 'string' },
+        replay: { type: 'string' },
+        'merge-reports': { type: 'string' },
+        concurrency: { type: 'string' },
+        shard: { type: 'string' },
+        schemas: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const list = (v: string[] | undefined) => (v ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+
+  const reporters = new Set<ReporterName>();
+  for (const name of values.reporter ? list(values.reporter) : DEFAULT_REPORTERS) {
+    if (!(REPORTERS as readonly string[]).includes(name)) throw new UsageError(`--reporter: unknown reporter '${name}' (one of ${REPORTERS.join(', ')})`);
+    reporters.add(name as ReporterName);
+  }
+  if (values.record !== undefined && values.replay !== undefined) throw new UsageError('--record and --replay cannot be used together');
+  const mergeReports = values['merge-reports'];
+  if (mergeReports !== undefined && (values.record !== undefined || values.replay !== undefined || values.shard !== undefined)) {
+    throw new UsageError('--merge-reports joins finished shards: it takes no --record, --replay or --shard');
+  }
+  if (mergeReports !== undefined && reporters.has('blob')) throw new UsageError('--merge-reports cannot write a blob report');
+
+  const opts: RunOptions = {
+    agents: list(values.agent),
+    checks: list(values.check),
+    out: values.out ?? 'reports',
+    reporters,
+    strict: values.strict ?? false,
+    concurrency: values.concurrency === undefined ? 4 : positiveInt('--concurrency', values.concurrency),
+    help: values.help ?? false,
+  };
+  if (values.config !== undefined) opts.config = values.config;
+  if (values.record !== undefined) opts.record = values.record;
+  if (values.replay !== undefined) opts.replay = values.replay;
+  if (mergeReports !== undefined) opts.mergeReports = mergeReports;
+  if (values.schemas !== undefined) opts.schemas = values.schemas;
+  if (values.shard !== undefined) opts.shard = parseShard(values.shard);
+  return opts;
+}
+
+function positiveInt(flag: string, text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag}: expected a positive integer, got '${text}'`);
+  return n;
+}
+
+function parseShard(text: string): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || index < 1 || count < 1 || index > count) throw new UsageError(`--shard: expected i/n with 1 ≤ i ≤ n (e.g. 1/2), got '${text}'`);
+  return { index, count };
+}
+
+/** `--check` selection: exact ids, `area.` prefixes, or a bare area name meaning `area.`. */
+export function checkSelector(patterns: readonly string[], knownIds: readonly string[]): ((id: string) => boolean) | undefined {
+  if (!patterns.length) return undefined;
+  const matchers = patterns.map((p) => {
+    const prefix = p.endsWith('.') ? p : knownIds.includes(p) ? undefined : `${p}.`;
+    const match = prefix === undefined ? (id: string) => id === p : (id: string) => id.startsWith(prefix);
+    if (!knownIds.some(match)) throw new UsageError(`--check: '${p}' matches no check id (see 'adcp-conformance checks')`);
+    return match;
+  });
+  return (id) => matchers.some((m) => m(id));
+}

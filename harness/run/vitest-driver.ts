@@ -1,0 +1,100 @@
+// Drives vitest programmatically: our collector and vitest's own junit (and blob) reporters, vitest's
+// console reporter left out (the CLI prints its own progress and summary).
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Writable } from 'node:stream';
+import { createVitest, type Reporter, type TestSpecification, type Vitest } from 'vitest/node';
+import type { ReporterName } from './options.ts';
+import { OutcomeCollector } from './collector.ts';
+import { DATA_DIR_KEY } from './suite-data.ts';
+import { keyOfSuiteFile, SUITE_SUFFIX } from './workspace.ts';
+
+export const JUNIT_FILE = 'junit.xml';
+
+export interface VitestSetup {
+  /** The run's workspace root (suite files); for a merge, any empty scratch directory. */
+  root: string;
+  dataDir: string;
+  outDir: string;
+  reporters: ReadonlySet<ReporterName>;
+  concurrency: number;
+  shard?: { index: number; count: number };
+}
+
+export interface DrivenVitest {
+  vitest: Vitest;
+  collector: OutcomeCollector;
+  /** What vitest printed (bounded), shown only when something went wrong. */
+  log(): string;
+}
+
+export async function openVitest(setup: VitestSetup): Promise<DrivenVitest> {
+  const collector = new OutcomeCollector();
+  const reporters: Array<Reporter | [string, Record<string, unknown>]> = [collector];
+  if (setup.reporters.has('junit')) {
+    reporters.push([
+      'junit',
+      {
+        outputFile: resolve(setup.outDir, JUNIT_FILE),
+        suiteName: 'adcp-conformance',
+        includeConsoleOutput: true,
+        classnameTemplate: ({ filepath }: { filepath: string }) => collector.names.get(keyOfSuiteFile(filepath)) ?? keyOfSuiteFile(filepath),
+      },
+    ]);
+  }
+  if (setup.reporters.has('blob')) {
+    const name = setup.shard ? `blob-${setup.shard.index}-${setup.shard.count}.json` : 'blob.json';
+    reporters.push(['blob', { outputFile: resolve(setup.outDir, 'blob', name) }]);
+  }
+  const sink = new BoundedSink(16 * 1024);
+  const vitest = await createVitest(
+    'test',
+    {
+      config: false,
+      root: setup.root,
+      dir: setup.root,
+      include: [`*${SUITE_SUFFIX}`],
+      watch: false,
+      reporters: reporters as never,
+      ...(setup.shard ? { shard: `${setup.shard.index}/${setup.shard.count}` } : {}),
+      passWithNoTests: true,
+      pool: 'threads',
+      isolate: false,
+      maxWorkers: Math.max(1, Math.min(setup.concurrency, availableParallelism())),
+      provide: { [DATA_DIR_KEY]: setup.dataDir },
+      testTimeout: 30_000,
+    },
+    { logLevel: 'silent', cacheDir: join(setup.root, '.vite'), clearScreen: false },
+    { stdout: sink, stderr: sink },
+  );
+  return { vitest, collector, log: () => sink.text() };
+}
+
+/** Suite-file keys vitest will run in this shard (all of them when not sharded), by vitest's own split. */
+export async function keysInShard(vitest: Vitest): Promise<Set<string>> {
+  let specs: TestSpecification[] = await vitest.globTestSpecifications();
+  if (vitest.config.shard) {
+    const Sequencer = vitest.config.sequence.sequencer;
+    specs = await new Sequencer(vitest).shard(specs);
+  }
+  return new Set(specs.map((s) => keyOfSuiteFile(s.moduleId)));
+}
+
+/** Keeps the last `max` bytes written to it. */
+class BoundedSink extends Writable {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  constructor(private readonly max: number) {
+    super();
+  }
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    this.chunks.push(buf);
+    this.size += buf.length;
+    while (this.size > this.max && this.chunks.length > 1) this.size -= this.chunks.shift()?.length ?? 0;
+    done();
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}

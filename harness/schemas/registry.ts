@@ -1,0 +1,258 @@
+// The AdCP response-schema registry of one version tree: one draft-07 Ajv instance per tree and process.
+// Local trees: every schema file is added with `addSchema` up front (cheap: no compile, no meta-schema
+// pass); `validator(id)` compiles only the schema asked for, once. URL trees cannot be listed, so
+// `prepare(tools)` fetches the response schemas of those tools and everything they `$ref`, then adds them.
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import pLimit from 'p-limit';
+import { isObject, own } from '../extract/json.ts';
+import { errorText } from './fetch.ts';
+import type { SchemaSource, SchemaTree } from './source.ts';
+
+export const ASYNC_STATUSES = ['submitted', 'working', 'input-required'] as const;
+export type AsyncStatus = (typeof ASYNC_STATUSES)[number];
+
+/** The schemas of one AdCP task (tool), by `$id`. */
+export interface TaskSchemas {
+  tool: string;
+  response: string;
+  /** Status-specific schemas for submitted / working / input-required, where the tree has them. */
+  async: Partial<Record<AsyncStatus, string>>;
+}
+
+/** Cap on the files one URL tree may pull in (the 3.1 tree has ~670). */
+const MAX_REMOTE_DOCS = 3000;
+const REMOTE_CONCURRENCY = 8;
+
+const addFormats = addFormatsModule.default;
+
+export class AdcpRegistry {
+  private readonly ajv: Ajv;
+  private readonly added = new Set<string>();
+  /** Ids whose fetch was attempted (URL trees): loaded or failed. */
+  private readonly visited = new Set<string>();
+  private readonly failed = new Map<string, string>();
+  private readonly validators = new Map<string, ValidateFunction | string>();
+  private readonly tasks: Map<string, TaskSchemas>;
+  private queue: Promise<void> = Promise.resolve();
+
+  private constructor(
+    readonly tree: SchemaTree,
+    /** True when every file of the tree was added (local trees). */
+    readonly complete: boolean,
+  ) {
+    // Draft-07 class (AdCP schemas are draft-07); never removeAdditional / useDefaults / coerceTypes:
+    // the harness judges what the seller sent and must not change it.
+    this.ajv = new Ajv({ strict: false, allErrors: true, logger: false });
+    addFormats(this.ajv);
+    this.tasks = taskMap(tree);
+  }
+
+  static async open(tree: SchemaTree): Promise<AdcpRegistry> {
+    const files = await tree.listFiles();
+    const registry = new AdcpRegistry(tree, files !== undefined);
+    if (files) {
+      const docs = await Promise.all(files.map((rel) => tree.readJson(rel).then((doc) => ({ rel, doc }), (e: unknown) => ({ rel, doc: undefined, error: errorText(e) }))));
+      for (const { rel, doc } of docs) registry.add(doc, tree.idPrefix + rel);
+    }
+    return registry;
+  }
+
+  get version(): string {
+    return this.tree.version;
+  }
+
+  /** Tool name → its schemas (`get_products` → media-buy/get-products-response.json …). */
+  task(tool: string): TaskSchemas | undefined {
+    return this.tasks.get(tool);
+  }
+
+  taskNames(): string[] {
+    return [...this.tasks.keys()];
+  }
+
+  has(id: string): boolean {
+    return this.added.has(id);
+  }
+
+  /** Why a schema is not available (URL trees: the fetch error). */
+  missingReason(id: string): string {
+    return this.failed.get(id) ?? (this.complete ? `not in the ${this.tree.version} tree` : 'not loaded');
+  }
+
+  /** Load what these tools need (URL trees only; local trees have everything already). */
+  prepare(tools: Iterable<string>): Promise<void> {
+    if (this.complete) return Promise.resolve();
+    const ids: string[] = [];
+    for (const tool of tools) {
+      const t = this.tasks.get(tool);
+      if (t) ids.push(t.response, ...Object.values(t.async));
+    }
+    // One load at a time per tree: a second agent waits for the first and then finds most files added.
+    const run = this.queue.then(() => this.loadClosure(ids));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The compiled validator of `id`, compiled on first use; a string says why there is none. */
+  validator(id: string): ValidateFunction | string {
+    const cached = this.validators.get(id);
+    if (cached) return cached;
+    let result: ValidateFunction | string;
+    if (!this.added.has(id)) {
+      result = `schema ${id} is not available (${this.missingReason(id)})`;
+      if (!this.complete) return result; // a later prepare() may still load it
+    } else {
+      try {
+        result = this.ajv.getSchema(id) ?? `schema ${id} did not compile`;
+      } catch (e) {
+        result = `schema ${id} does not compile: ${errorText(e)}`;
+      }
+    }
+    this.validators.set(id, result);
+    return result;
+  }
+
+  private add(doc: unknown, fallbackId: string): void {
+    if (!isObject(doc)) return;
+    const declared = own(doc, '$id');
+    const id = typeof declared === 'string' ? declared : fallbackId;
+    if (this.added.has(id)) return; // a duplicate $id would make addSchema throw; the first file wins
+    try {
+      if (typeof declared === 'string') this.ajv.addSchema(doc, undefined, undefined, false);
+      else this.ajv.addSchema(doc, id, undefined, false);
+      this.added.add(id);
+    } catch (e) {
+      this.failed.set(id, `addSchema failed: ${errorText(e)}`);
+    }
+  }
+
+  private async loadClosure(roots: string[]): Promise<void> {
+    const limit = pLimit(REMOTE_CONCURRENCY);
+    const pending = new Set<Promise<void>>();
+    const visit = (id: string): void => {
+      if (this.visited.has(id) || this.added.has(id)) return;
+      const rel = id.startsWith(this.tree.idPrefix) ? id.slice(this.tree.idPrefix.length) : undefined;
+      if (!rel || this.visited.size >= MAX_REMOTE_DOCS) return;
+      this.visited.add(id);
+      const job = limit(async () => {
+        try {
+          const doc = await this.tree.readJson(rel);
+          this.add(doc, id);
+          for (const ref of refsOf(doc, id)) visit(ref);
+        } catch (e) {
+          this.failed.set(id, errorText(e));
+        }
+      });
+      pending.add(job);
+      void job.finally(() => pending.delete(job));
+    };
+    for (const id of roots) visit(id);
+    while (pending.size > 0) await Promise.all([...pending]);
+    // Validators that failed for want of a file may succeed now.
+    for (const [id, v] of this.validators) if (typeof v === 'string') this.validators.delete(id);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+/** Keys whose values are data, not subschemas: a `$ref` inside them is not a reference. */
+const DATA_KEYS = new Set(['enum', 'const', 'default', 'examples', 'example']);
+const REF_BASE = 'http://adcp-schema.invalid';
+
+/** The tree-local schema ids a document references (fragments dropped, relative refs resolved). */
+export function refsOf(doc: unknown, docId: string): string[] {
+  const declared = own(doc, '$id');
+  const base = REF_BASE + (typeof declared === 'string' && declared.startsWith('/') ? declared : docId);
+  const out = new Set<string>();
+  const walk = (node: unknown, depth: number): void => {
+    if (depth > 200 || node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item, depth + 1);
+      return;
+    }
+    for (const key of Object.keys(node)) {
+      const value = own(node, key);
+      if (key === '$ref' && typeof value === 'string') {
+        if (value.startsWith('#')) continue;
+        try {
+          const u = new URL(value, base);
+          if (u.origin === REF_BASE) out.add(decodeURI(u.pathname));
+        } catch {
+          /* not a URL reference we can follow */
+        }
+      } else if (!DATA_KEYS.has(key)) {
+        walk(value, depth + 1);
+      }
+    }
+  };
+  walk(doc, 0);
+  return [...out];
+}
+
+/**
+ * Tool → schemas. The tree's manifest.json (`tools.<name>.response_schema`, `async_response_schemas`)
+ * when present; then the index.json task lists (`schemas.<group>.tasks.<kebab-name>.response.$ref`), first
+ * group wins (media-buy comes before creative, so `list_creative_formats` is the sales agent's). Async
+ * schemas not named by a manifest follow the tree's naming: `<task>-async-response-<status>.json`.
+ */
+export function taskMap(tree: SchemaTree): Map<string, TaskSchemas> {
+  const map = new Map<string, TaskSchemas>();
+  const tools = own(tree.manifest, 'tools');
+  if (isObject(tools)) {
+    for (const name of Object.keys(tools)) {
+      const entry = own(tools, name);
+      const response = own(entry, 'response_schema');
+      if (typeof response !== 'string') continue;
+      const task: TaskSchemas = { tool: name, response: tree.idPrefix + response, async: {} };
+      const asyncList = own(entry, 'async_response_schemas');
+      if (Array.isArray(asyncList)) {
+        for (const rel of asyncList) {
+          const status = typeof rel === 'string' ? asyncStatusOf(rel) : undefined;
+          if (status && typeof rel === 'string') task.async[status] = tree.idPrefix + rel;
+        }
+      }
+      map.set(name, task);
+    }
+  }
+  const groups = own(tree.index, 'schemas');
+  if (isObject(groups)) {
+    for (const group of Object.keys(groups)) {
+      const tasks = own(own(groups, group), 'tasks');
+      if (!isObject(tasks)) continue;
+      for (const kebab of Object.keys(tasks)) {
+        const ref = own(own(own(tasks, kebab), 'response'), '$ref');
+        const tool = kebab.replace(/-/g, '_');
+        if (typeof ref !== 'string' || map.has(tool)) continue;
+        const task: TaskSchemas = { tool, response: ref, async: {} };
+        if (!tree.manifest && ref.endsWith('-response.json')) {
+          const stem = ref.slice(0, -'-response.json'.length);
+          for (const status of ASYNC_STATUSES) task.async[status] = `${stem}-async-response-${status}.json`;
+        }
+        map.set(tool, task);
+      }
+    }
+  }
+  return map;
+}
+
+function asyncStatusOf(rel: string): AsyncStatus | undefined {
+  const m = /-async-response-(submitted|working|input-required)\.json$/.exec(rel);
+  return m ? (m[1] as AsyncStatus) : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// One registry per (source, version) per process.
+
+const registries = new Map<string, Promise<AdcpRegistry>>();
+
+export function registryFor(source: SchemaSource, version: string): Promise<AdcpRegistry> {
+  const key = `${source.key}@${version}`;
+  let p = registries.get(key);
+  if (!p) {
+    p = source.openTree(version).then((tree) => AdcpRegistry.open(tree));
+    registries.set(key, p);
+    p.catch(() => registries.delete(key)); // a failed load may be retried by a later agent
+  }
+  return p;
+}

@@ -1,0 +1,245 @@
+// Schema sources: where AdCP JSON schema trees come from. A source offers one or more version trees
+// (a directory holding index.json, manifest.json and the schema files); a tree answers "which files do
+// you have" (local only) and "give me this file".
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createCachedFetcher, type CachedFetcher, type FetchOptions } from './fetch.ts';
+
+/** One AdCP schema tree of a single version. */
+export interface SchemaTree {
+  /** Full AdCP version from the tree's index.json (`3.0.6`). */
+  version: string;
+  /** The `$id` path prefix of the tree's schemas (`/schemas/3.0.6/`), from index.json's own `$id`. */
+  idPrefix: string;
+  /** Parsed index.json. */
+  index: Record<string, unknown>;
+  /** Parsed manifest.json (tool → schema paths), when the tree has one. */
+  manifest?: Record<string, unknown>;
+  /** Where the tree lives (directory or URL), for messages. */
+  location: string;
+  /** Paths (relative to the tree root) of every schema file, or undefined when the source cannot list them. */
+  listFiles(): Promise<string[] | undefined>;
+  /** Parsed JSON of one file, by its path relative to the tree root. */
+  readJson(rel: string): Promise<unknown>;
+}
+
+export interface SchemaSource {
+  readonly kind: 'sdk' | 'dir' | 'url';
+  /** Identity of the source for the process-wide registry cache. */
+  readonly key: string;
+  /** Readable description for messages. */
+  readonly label: string;
+  /** Full versions of the trees this source offers (`['3.0.6', '2.5.3']`). */
+  versions(): Promise<string[]>;
+  openTree(version: string): Promise<SchemaTree>;
+}
+
+export class SchemaSourceError extends Error {
+  override name = 'SchemaSourceError';
+}
+
+/** Files in a tree that are not schemas, or that must not be registered (duplicate `$id`s). */
+const SKIP_FILES = new Set(['index.json', 'manifest.json', 'manifest.schema.json', '_provenance.json']);
+const SKIP_DIRS = new Set(['async-response-refs', 'bundled']);
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A version tree's index.json has `adcp_version` and a `schemas` map; the parent discovery document does not. */
+function treeVersionOf(index: unknown): string | undefined {
+  if (!isRecord(index) || !isRecord(index.schemas)) return undefined;
+  return typeof index.adcp_version === 'string' ? index.adcp_version : undefined;
+}
+
+/** `/schemas/3.0.6/index.json` → `/schemas/3.0.6/`; falls back to `baseUrl`, then `/schemas/<version>/`. */
+function idPrefixOf(index: Record<string, unknown>, version: string): string {
+  if (typeof index.$id === 'string' && index.$id.endsWith('/index.json')) return index.$id.slice(0, -'index.json'.length);
+  if (typeof index.baseUrl === 'string') return index.baseUrl.endsWith('/') ? index.baseUrl : `${index.baseUrl}/`;
+  return `/schemas/${version}/`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Local directories (the @adcp/sdk data, or a directory given with --schemas)
+
+async function readJsonFile(file: string): Promise<unknown> {
+  return JSON.parse(await readFile(file, 'utf8'));
+}
+
+async function localTree(dir: string): Promise<SchemaTree> {
+  const index = await readJsonFile(path.join(dir, 'index.json'));
+  const version = treeVersionOf(index);
+  if (!version || !isRecord(index)) throw new SchemaSourceError(`${dir}/index.json is not an AdCP schema tree index`);
+  let manifest: Record<string, unknown> | undefined;
+  if (existsSync(path.join(dir, 'manifest.json'))) {
+    const m = await readJsonFile(path.join(dir, 'manifest.json')).catch(() => undefined);
+    if (isRecord(m)) manifest = m;
+  }
+  return {
+    version,
+    idPrefix: idPrefixOf(index, version),
+    index,
+    manifest,
+    location: dir,
+    listFiles: () => listSchemaFiles(dir),
+    readJson: (rel) => readJsonFile(path.join(dir, rel)),
+  };
+}
+
+async function listSchemaFiles(root: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    const entries = await readdir(path.join(root, rel), { withFileTypes: true });
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const e of entries) {
+      const child = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (!SKIP_DIRS.has(e.name)) await walk(child);
+      } else if (e.name.endsWith('.json') && !SKIP_FILES.has(e.name)) {
+        out.push(child);
+      }
+    }
+  };
+  await walk('');
+  return out;
+}
+
+/** Version trees under `dir`: the dir itself when it is one, else its immediate subdirectories that are. */
+async function findLocalTrees(dir: string): Promise<Map<string, string>> {
+  const trees = new Map<string, string>();
+  const versionAt = async (d: string): Promise<string | undefined> => {
+    try {
+      return treeVersionOf(await readJsonFile(path.join(d, 'index.json')));
+    } catch {
+      return undefined;
+    }
+  };
+  const own = await versionAt(dir);
+  if (own) {
+    trees.set(own, dir);
+    return trees;
+  }
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    if (!e.isDirectory()) continue;
+    const v = await versionAt(path.join(dir, e.name));
+    if (v && !trees.has(v)) trees.set(v, path.join(dir, e.name));
+  }
+  return trees;
+}
+
+function localSource(kind: 'sdk' | 'dir', dir: string, label: string): SchemaSource {
+  let found: Promise<Map<string, string>> | undefined;
+  const trees = () => (found ??= findLocalTrees(dir));
+  return {
+    kind,
+    key: `${kind}:${dir}`,
+    label,
+    async versions() {
+      return [...(await trees()).keys()];
+    },
+    async openTree(version) {
+      const d = (await trees()).get(version);
+      if (!d) throw new SchemaSourceError(`${label} has no AdCP ${version} schema tree`);
+      return localTree(d);
+    },
+  };
+}
+
+/** The schema data shipped inside the @adcp/sdk package (3.0.x and 2.5.x trees). */
+export function sdkSchemaSource(): SchemaSource {
+  const require = createRequire(import.meta.url);
+  const pkgJson = require.resolve('@adcp/sdk/package.json');
+  const pkg = JSON.parse(readFileSync(pkgJson, 'utf8')) as { version?: unknown };
+  const dir = path.join(path.dirname(pkgJson), 'dist', 'lib', 'schemas-data');
+  return localSource('sdk', dir, `@adcp/sdk ${typeof pkg.version === 'string' ? pkg.version : '?'} schemas`);
+}
+
+/** A directory holding one version tree (`…/schemas/3.1.19/`) or a directory of version trees. */
+export function dirSchemaSource(dir: string): SchemaSource {
+  const abs = path.resolve(dir);
+  return localSource('dir', abs, `schemas in ${abs}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A base URL (a version tree, or a discovery document whose versions live at <base>/<version>/)
+
+export function urlSchemaSource(baseUrl: string, cacheDir: string, options: FetchOptions = {}): SchemaSource & { fetcher: CachedFetcher } {
+  const base = baseUrl.replace(/\/+$/, '').replace(/\/index\.json$/, '');
+  const fetcher = createCachedFetcher(cacheDir, options);
+  let found: Promise<Map<string, string>> | undefined;
+
+  const discover = async (): Promise<Map<string, string>> => {
+    const doc = await fetcher.getJson(`${base}/index.json`);
+    const trees = new Map<string, string>();
+    const own = treeVersionOf(doc);
+    if (own) {
+      trees.set(own, base);
+      return trees;
+    }
+    if (!isRecord(doc)) throw new SchemaSourceError(`${base}/index.json is neither a schema tree index nor a discovery document`);
+    // The newest release of each minor line; then every other stable version listed.
+    const byMinor = isRecord(doc.latest_by_minor) ? Object.values(doc.latest_by_minor) : [];
+    for (const v of byMinor) if (typeof v === 'string' && /^\d+\.\d+\.\d+$/.test(v)) trees.set(v, `${base}/${v}`);
+    if (Array.isArray(doc.versions)) {
+      for (const entry of doc.versions) {
+        if (!isRecord(entry) || typeof entry.version !== 'string' || entry.prerelease === true) continue;
+        if (entry.stability === 'withdrawn' || entry.deprecated === true) continue;
+        if (/^\d+\.\d+\.\d+$/.test(entry.version) && !trees.has(entry.version)) trees.set(entry.version, `${base}/${entry.version}`);
+      }
+    }
+    return trees;
+  };
+
+  return {
+    kind: 'url',
+    key: `url:${base}`,
+    label: `schemas at ${base}`,
+    fetcher,
+    async versions() {
+      found ??= discover();
+      found.catch(() => (found = undefined));
+      return [...(await found).keys()];
+    },
+    async openTree(version) {
+      found ??= discover();
+      const at = (await found).get(version);
+      if (!at) throw new SchemaSourceError(`schemas at ${base} list no AdCP ${version}`);
+      const index = await fetcher.getJson(`${at}/index.json`);
+      const v = treeVersionOf(index);
+      if (!v || !isRecord(index)) throw new SchemaSourceError(`${at}/index.json is not an AdCP schema tree index`);
+      const manifest = await fetcher.getJson(`${at}/manifest.json`).catch(() => undefined);
+      return {
+        version: v,
+        idPrefix: idPrefixOf(index, v),
+        index,
+        manifest: isRecord(manifest) ? manifest : undefined,
+        location: at,
+        listFiles: async () => undefined,
+        readJson: (rel) => fetcher.getJson(`${at}/${rel}`),
+      };
+    },
+  };
+}
+
+/**
+ * `--schemas DIR|URL`: absent (or `sdk`) → the @adcp/sdk data; `http(s)://…` → a URL source cached
+ * under `cacheDir`; anything else → a directory, which must exist. Throws SchemaSourceError (a usage error).
+ */
+export function parseSchemasOption(value: string | undefined, cacheDir: string): SchemaSource {
+  const v = value?.trim();
+  if (!v || v === 'sdk') return sdkSchemaSource();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v)) {
+    let url: URL;
+    try {
+      url = new URL(v);
+    } catch {
+      throw new SchemaSourceError(`--schemas ${v}: not a valid URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SchemaSourceError(`--schemas ${v}: only http(s) URLs are supported`);
+    return urlSchemaSource(v, cacheDir);
+  }
+  const dir = path.resolve(v);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new SchemaSourceError(`--schemas ${v}: no such directory`);
+  return dirSchemaSource(dir);
+}

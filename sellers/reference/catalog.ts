@@ -1,0 +1,77 @@
+// The reference seller's synthetic inventory: a few products, creative formats and signals of a
+// fictional sports publisher. Every object here validates inside the official AdCP 3.0 and 3.1.19
+// response schemas (test/sellers/responses.test.ts). Plain data: handlers copy what they return.
+
+export const SELLER_NAME = 'adcp-conformance reference seller';
+export const SELLER_VERSION = '0.1.0';
+export const PUBLISHER_DOMAIN = 'sports.reference-seller.example';
+export const CREATIVE_AGENT_URL = 'https://creative.adcontextprotocol.org';
+export const CURRENCY = 'USD';
+export const SIGNALS_AGENT_URL = 'https://sports.reference-seller.example/mcp';
+
+const reportingCapabilities = {
+  available_reporting_frequencies: ['daily'],
+  expected_delay_minutes: 240,
+  timezone: 'UTC',
+  supports_webhooks: false,
+  available_metrics: ['impressions', 'spend', 'clicks', 'ctr'],
+  date_range_support: 'date_range',
+};
+
+export const formats = [
+  {
+    format_id: { agent_url: CREATIVE_AGENT_URL, id: 'display_static' },
+    name: 'Static display banner',
+    description: 'A single image creative (IAB 300x250 or 728x90).',
+  },
+  {
+    format_id: { agent_url: CREATIVE_AGENT_URL, id: 'video_standard' },
+    name: 'Standard in-stream video',
+    description: 'A 15 or 30 second in-stream video hosted by the buyer.',
+  },
+];
+
+export const products = [
+  {
+    product_id: 'sports_display_ros',
+    name: 'Sports run-of-site display',
+    description: 'Non-guaranteed display across every sports section page.',
+    publisher_properties: [{ publisher_domain: PUBLISHER_DOMAIN, selection_type: 'all' }],
+    format_ids: [formats[0]!.format_id],
+    delivery_type: 'non_guaranteed',
+    pricing_options: [
+      { pricing_option_id: 'ros_cpm_auction', pricing_model: 'cpm', currency: CURRENCY, floor_price: 4.5 },
+    ],
+    reporting_capabilities: reportingCapabilities,
+  },
+  {
+    product_id: 'sports_video_premium',
+    name: 'Premium sports video',
+    description: 'Guaranteed pre-roll on live match highlights.',
+    publisher_properties: [{ publisher_domain: PUBLISHER_DOMAIN, selection_type: 'all' }],
+    format_ids: [formats[1]!.format_id],
+    delivery_type: 'guaranteed',
+    pricing_options: [
+      { pricing_option_id: 'video_cpm_fixed', pricing_model: 'cpm', currency: CURRENCY, fixed_price: 28 },
+    ],
+    reporting_capabilities: reportingCapabilities,
+  },
+];
+
+export const signals = [
+  {
+    signal_agent_segment_id: 'rs_outdoor_enthusiasts',
+    name: 'Outdoor sports enthusiasts',
+    description: 'Readers of hiking, climbing and cycling coverage in the last 30 days.',
+    value_type: 'binary',
+    signal_type: 'owned',
+    data_provider: SELLER_NAME,
+    coverage_percentage: 12,
+    signal_id: { source: 'agent', agent_url: SIGNALS_AGENT_URL, id: 'rs_outdoor_enthusiasts' },
+    signal_ref: { scope: 'signal_source', signal_source_url: SIGNALS_AGENT_URL, signal_id: 'rs_outdoor_enthusiasts' },
+    deployments: [],
+    pricing_options: [
+      { pricing_option_id: 'rs_outdoor_cpm', model: 'cpm', cpm: 1.5, currency: CURRENCY },
+    ],
+  },
+];

@@ -1,0 +1,97 @@
+// The `inputSchema` each tool advertises, and the seller validates against (validate-input.ts).
+// Compact hand-written JSON Schemas covering the fields this seller reads, following the AdCP 3.0 /
+// 3.1 request schemas; other request fields are accepted (additionalProperties) for forward
+// compatibility. All are object schemas in the common subset of draft-07 and 2020-12.
+
+type Schema = Record<string, unknown>;
+
+const object = (properties: Record<string, Schema>, extra: Schema = {}): Schema => ({
+  type: 'object',
+  properties: {
+    context: { type: 'object', description: 'Opaque caller data, echoed unchanged in the response.' },
+    ext: { type: 'object' },
+    adcp_version: { type: 'string', pattern: '^\\d+\\.\\d+(-[a-zA-Z0-9.-]+)?$' },
+    adcp_major_version: { type: 'integer', minimum: 1, maximum: 99 },
+    ...properties,
+  },
+  additionalProperties: true,
+  ...extra,
+});
+
+const stringArray: Schema = { type: 'array', items: { type: 'string', minLength: 1 } };
+const idempotencyKey: Schema = { type: 'string', pattern: '^[A-Za-z0-9_.:-]{16,255}$' };
+const accountRef: Schema = { type: 'object' };
+const brandRef: Schema = { type: 'object' };
+const formatId: Schema = {
+  type: 'object',
+  properties: { agent_url: { type: 'string', minLength: 1 }, id: { type: 'string', minLength: 1 } },
+  required: ['agent_url', 'id'],
+};
+
+export const inputSchemas: Record<string, Schema> = {
+  get_adcp_capabilities: object({ protocols: stringArray }),
+  get_products: object(
+    {
+      buying_mode: { type: 'string', enum: ['brief', 'wholesale', 'refine'] },
+      brief: { type: 'string' },
+      filters: { type: 'object' },
+      account: accountRef,
+      brand: brandRef,
+    },
+    { required: ['buying_mode'] },
+  ),
+  list_creative_formats: object({ format_ids: { type: 'array', items: formatId }, name_search: { type: 'string' } }),
+  list_creatives: object({ filters: { type: 'object' }, pagination: { type: 'object' }, account: accountRef }),
+  get_media_buys: object({ media_buy_ids: stringArray, account: accountRef }),
+  get_media_buy_delivery: object({
+    media_buy_ids: stringArray,
+    start_date: { type: 'string', format: 'date' },
+    end_date: { type: 'string', format: 'date' },
+    account: accountRef,
+  }),
+  get_signals: object(
+    { signal_spec: { type: 'string', minLength: 1 }, signal_ids: { type: 'array' } },
+    { anyOf: [{ required: ['signal_spec'] }, { required: ['signal_ids'] }] },
+  ),
+  create_media_buy: object(
+    {
+      idempotency_key: idempotencyKey,
+      account: accountRef,
+      brand: brandRef,
+      start_time: { type: 'string', minLength: 1 },
+      end_time: { type: 'string', format: 'date-time' },
+      packages: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          properties: {
+            product_id: { type: 'string', minLength: 1 },
+            pricing_option_id: { type: 'string', minLength: 1 },
+            budget: { type: 'number', exclusiveMinimum: 0 },
+          },
+          required: ['product_id', 'pricing_option_id', 'budget'],
+        },
+      },
+    },
+    { required: ['idempotency_key', 'account', 'brand', 'start_time', 'end_time', 'packages'] },
+  ),
+  sync_creatives: object(
+    {
+      idempotency_key: idempotencyKey,
+      account: accountRef,
+      dry_run: { type: 'boolean' },
+      creatives: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 100,
+        items: {
+          type: 'object',
+          properties: { creative_id: { type: 'string', minLength: 1 }, name: { type: 'string' }, format_id: formatId },
+          required: ['creative_id', 'format_id'],
+        },
+      },
+    },
+    { required: ['idempotency_key', 'account', 'creatives'] },
+  ),
+};

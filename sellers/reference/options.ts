@@ -1,0 +1,80 @@
+// Command line of the reference seller:
+//   node sellers/reference-seller.js --transport stdio|http [--port N] [--response-mode json|sse]
+//     [--output-shape root|legacy] [--fault NAME]… [--no-sandbox]
+import { parseArgs } from 'node:util';
+import { faults } from '../faults.ts';
+import { behaviours } from './fault-behaviours.ts';
+import type { OutputShape } from './output-schemas.ts';
+
+export interface SellerConfig {
+  transport: 'stdio' | 'http';
+  /** HTTP port on 127.0.0.1; 0 = ephemeral. */
+  port: number;
+  responseMode: 'json' | 'sse';
+  outputShape: OutputShape;
+  faults: ReadonlySet<string>;
+  /**
+   * Sandbox seller (default): lists create_media_buy / sync_creatives and declares a sandbox account.
+   * The harness runs mutating probes only on agents its config marks sandbox; `--no-sandbox` gives a
+   * read-only seller.
+   */
+  sandbox: boolean;
+}
+
+export class UsageError extends Error {}
+
+export const USAGE = [
+  'usage: reference-seller --transport stdio|http [--port N] [--response-mode json|sse]',
+  '                        [--output-shape root|legacy] [--fault NAME]... [--no-sandbox]',
+  `faults: ${faults.map((f) => f.name).join(', ')}`,
+].join('\n');
+
+function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`--${flag} must be one of ${allowed.join(', ')} (got '${value}')`);
+}
+
+export function parseSellerArgs(argv: string[]): SellerConfig {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        transport: { type: 'string' },
+        port: { type: 'string' },
+        'response-mode': { type: 'string' },
+        'output-shape': { type: 'string' },
+        fault: { type: 'string', multiple: true },
+        sandbox: { type: 'boolean' },
+        'no-sandbox': { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const v = parsed.values;
+  const transport = oneOf('transport', v.transport, ['stdio', 'http'] as const, 'stdio');
+  const port = v.port === undefined ? 0 : Number(v.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be 0–65535 (got '${v.port}')`);
+  const names = new Set(v.fault ?? []);
+  for (const name of names) {
+    if (!behaviours[name]) throw new UsageError(`unknown fault '${name}'`);
+    const fault = faults.find((f) => f.name === name);
+    if (fault?.transports && !fault.transports.includes(transport)) {
+      throw new UsageError(`fault '${name}' applies to ${fault.transports.join('/')} only`);
+    }
+  }
+  let outputShape = oneOf('output-shape', v['output-shape'], ['root', 'legacy'] as const, 'root');
+  if (names.has('legacy-output-shape')) outputShape = 'legacy';
+  return {
+    transport,
+    port,
+    responseMode: oneOf('response-mode', v['response-mode'], ['json', 'sse'] as const, 'json'),
+    outputShape,
+    faults: names,
+    sandbox: v['no-sandbox'] !== true,
+  };
+}

@@ -1,0 +1,70 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { agentProperties, decorateJunit } from '../../harness/report/junit.ts';
+import { agent } from './fixtures.ts';
+
+// The shape vitest 4's junit reporter writes (one <testsuite> per file, `describe > test` names).
+const VITEST_XML = `<?xml version="1.0" encoding="UTF-8" ?>
+<testsuites name="vitest tests" tests="3" failures="1" errors="0" time="0.01">
+    <testsuite name="a-b.adcp.test.ts" timestamp="2026-01-01T00:00:00.000Z" hostname="h" tests="3" failures="1" errors="0" skipped="1" time="0.01">
+        <testcase classname="a &lt;b&gt;" name="a &lt;b&gt; &gt; envelope.flat › get_products" time="0.001">
+        </testcase>
+        <testcase classname="a &lt;b&gt;" name="a &lt;b&gt; &gt; capabilities.tool › get_adcp_capabilities" time="0">
+            <skipped/>
+        </testcase>
+        <testcase classname="a &lt;b&gt;" name="a &lt;b&gt; &gt; envelope.status › get_products" time="0.003">
+            <failure message="at /x: expected y, found &quot;z&quot;" type="AssertionError">
+AssertionError: at /x
+            </failure>
+        </testcase>
+    </testsuite>
+    <testsuite name="other.adcp.test.ts" tests="0" failures="0" errors="0" time="0">
+    </testsuite>
+</testsuites>
+`;
+
+const facts = agent('a <b>', [], { server: { name: 'srv "x"', version: '1&2' } });
+const info = {
+  file: 'a-b.adcp.test.ts',
+  name: 'a <b>',
+  properties: agentProperties(facts),
+  skipReasons: new Map([['a <b> > capabilities.tool › get_adcp_capabilities', 'tool "absent" <here>']]),
+};
+
+describe('decorateJunit', () => {
+  const out = decorateJunit(VITEST_XML, [info]);
+
+  test('names the suite after the agent and adds its facts as properties', () => {
+    expect(out).toContain('<testsuite name="a &lt;b&gt;" timestamp=');
+    expect(out).toMatch(/<testsuite name="a &lt;b&gt;"[^>]*>\n<properties><property name="agent" value="a &lt;b&gt;"\/>/);
+    expect(out).toContain('<property name="server.name" value="srv &quot;x&quot;"/>');
+    expect(out).toContain('<property name="server.version" value="1&amp;2"/>');
+    expect(out).toContain('<property name="layers.legacy_wrapper" value="1"/>');
+    expect(out).toContain('<testsuites name="adcp-conformance"');
+  });
+
+  test('gives <skipped> its reason and leaves everything else alone', () => {
+    expect(out).toContain('<skipped message="tool &quot;absent&quot; &lt;here&gt;"/>');
+    expect(out.match(/<skipped/g)).toHaveLength(1);
+    expect(out).toContain('<failure message="at /x: expected y, found &quot;z&quot;" type="AssertionError">');
+    expect(out).toContain('<testsuite name="other.adcp.test.ts"');
+  });
+
+  const xsd = resolve(import.meta.dirname, '../../..', 'shared', 'junit', 'junit-10.xsd');
+  const xmllint = (() => {
+    try {
+      execFileSync('xmllint', ['--version'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  test.skipIf(!existsSync(xsd) || !xmllint)('the result validates against junit-10.xsd (skipped: ../shared or xmllint absent)', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'junit-')), 'junit.xml');
+    writeFileSync(file, out);
+    execFileSync('xmllint', ['--noout', '--schema', xsd, file], { stdio: 'pipe' });
+  });
+});

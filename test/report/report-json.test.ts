@@ -1,0 +1,55 @@
+import { describe, expect, test } from 'vitest';
+import { buildReportJson } from '../../harness/report/json.ts';
+import { exitCodeOf } from '../../harness/report/model.ts';
+import { agent, outcome, sampleReport } from './fixtures.ts';
+
+describe('buildReportJson', () => {
+  test('has the documented shape', () => {
+    const json = buildReportJson(sampleReport());
+    expect(json.schemaVersion).toBe(1);
+    expect(Object.keys(json.agents[0] ?? {})).toEqual(['name', 'transport', 'protocolVersion', 'server', 'adcpVersion', 'reachable', 'incomplete', 'aborted', 'outcomes', 'layers', 'summary']);
+    expect(json.agents[0]?.layers).toEqual({ validate_root: 3, legacy_wrapper: 1, missing: 0, schema: 0 });
+    expect(json.agents[0]?.outcomes[1]).toEqual({
+      check: 'envelope.status',
+      tool: 'get_products',
+      status: 'fail',
+      message: 'at /structuredContent/status: expected a task status, found "done"',
+      severity: 'MUST',
+      spec: 'AdCP · MCP response extraction §2',
+      pointer: '/structuredContent/status',
+      expected: 'a task status',
+      found: '"done"',
+    });
+  });
+
+  test('counts per agent and in total; baselined failures count apart from fail', () => {
+    const json = buildReportJson(sampleReport());
+    expect(json.agents[0]?.summary).toEqual({ pass: 1, fail: 1, warn: 1, skip: 1, baselined: 1 });
+    expect(json.summary).toEqual({ pass: 2, fail: 1, warn: 1, skip: 1, baselined: 1 });
+    expect(json.agents[0]?.outcomes[4]?.baseline).toBe('known, ticket ADCP-12');
+    expect(json.exitCode).toBe(1);
+    expect(json.complete).toBe(true);
+  });
+
+  test('an unreachable agent makes the report incomplete (exit 3)', () => {
+    const report = { strict: false, cutShort: null, agents: [agent('down', [outcome({ check: 'transport.initialize', tool: 'initialize', status: 'fail' })], { reachable: false, protocolVersion: null })] };
+    const json = buildReportJson(report);
+    expect(json.exitCode).toBe(3);
+    expect(json.complete).toBe(false);
+    expect(json.agents[0]?.outcomes[0]).toMatchObject({ check: 'transport.initialize', status: 'fail' });
+  });
+});
+
+describe('exitCodeOf', () => {
+  const pass = outcome({ check: 'envelope.flat', tool: 't', status: 'pass' });
+  const warn = outcome({ check: 'error.recovery', tool: 't', status: 'warn', severity: 'SHOULD' });
+  const fail = outcome({ check: 'envelope.flat', tool: 't', status: 'fail' });
+  test('0 when only passes and warnings', () => expect(exitCodeOf({ strict: false, cutShort: null, agents: [agent('a', [pass, warn])] })).toBe(0));
+  test('warnings fail under --strict', () => expect(exitCodeOf({ strict: true, cutShort: null, agents: [agent('a', [pass, warn])] })).toBe(1));
+  test('a baselined fail does not fail the run', () => expect(exitCodeOf({ strict: true, cutShort: null, agents: [agent('a', [{ ...fail, baseline: 'known' }])] })).toBe(0));
+  test('1 on a failure', () => expect(exitCodeOf({ strict: false, cutShort: null, agents: [agent('a', [fail])] })).toBe(1));
+  test('3 beats 1 when the run was cut short or an agent is incomplete', () => {
+    expect(exitCodeOf({ strict: false, cutShort: 'interrupted', agents: [agent('a', [fail])] })).toBe(3);
+    expect(exitCodeOf({ strict: false, cutShort: null, agents: [agent('a', [fail], { incomplete: 'timeout' })] })).toBe(3);
+  });
+});

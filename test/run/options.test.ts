@@ -1,0 +1,59 @@
+import { describe, expect, test } from 'vitest';
+import { checkSelector, parseRunArgs, UsageError } from '../../harness/run/options.ts';
+import { keyOfSuiteFile, suiteKeys } from '../../harness/run/workspace.ts';
+
+describe('parseRunArgs', () => {
+  test('defaults', () => {
+    const o = parseRunArgs([]);
+    expect(o).toMatchObject({ agents: [], checks: [], out: 'reports', strict: false, concurrency: 4, help: false });
+    expect([...o.reporters]).toEqual(['junit', 'json', 'summary', 'markdown']);
+  });
+  test('repeated and comma-separated lists', () => {
+    const o = parseRunArgs(['--agent', 'a,b', '--agent', 'c', '--check', 'envelope.', '--reporter', 'json,junit', '--shard', '2/3', '--concurrency', '8', '--strict']);
+    expect(o.agents).toEqual(['a', 'b', 'c']);
+    expect(o.checks).toEqual(['envelope.']);
+    expect([...o.reporters]).toEqual(['json', 'junit']);
+    expect(o.shard).toEqual({ index: 2, count: 3 });
+    expect(o.concurrency).toBe(8);
+    expect(o.strict).toBe(true);
+  });
+  test.for([
+    [['--bogus'], /Unknown option/],
+    [['positional'], /positional/],
+    [['--reporter', 'html'], /unknown reporter 'html'/],
+    [['--shard', '3/2'], /--shard/],
+    [['--shard', '1'], /--shard/],
+    [['--concurrency', '0'], /positive integer/],
+    [['--concurrency', '1.5'], /positive integer/],
+    [['--record', 'a', '--replay', 'b'], /cannot be used together/],
+    [['--merge-reports', 'd', '--shard', '1/2'], /--merge-reports/],
+  ] as const)('%j is a usage error', ([argv, message]) => {
+    expect(() => parseRunArgs([...argv])).toThrow(UsageError);
+    expect(() => parseRunArgs([...argv])).toThrow(message);
+  });
+});
+
+describe('checkSelector', () => {
+  const ids = ['transport.initialize', 'envelope.flat', 'envelope.status', 'error.code'];
+  test('no patterns selects everything', () => expect(checkSelector([], ids)).toBeUndefined());
+  test('exact ids, prefixes and bare areas', () => {
+    const sel = checkSelector(['envelope.', 'error.code'], ids);
+    expect(ids.filter((id) => sel?.(id))).toEqual(['envelope.flat', 'envelope.status', 'error.code']);
+    const area = checkSelector(['transport'], ids);
+    expect(ids.filter((id) => area?.(id))).toEqual(['transport.initialize']);
+  });
+  test('a pattern matching nothing is a usage error', () => {
+    expect(() => checkSelector(['envelope.nope'], ids)).toThrow(/matches no check id/);
+  });
+});
+
+describe('suite file keys', () => {
+  test('file-safe, unique and stable', () => {
+    const keys = suiteKeys(['Seller A', 'seller-a', '../../etc', '', 'ok.name_1']);
+    expect([...keys.values()]).toEqual(['seller-a', 'seller-a-2', 'etc', 'agent', 'ok.name_1']);
+    expect(suiteKeys(['Seller A', 'seller-a'])).toEqual(new Map([['Seller A', 'seller-a'], ['seller-a', 'seller-a-2']]));
+  });
+  test('key of a suite file path', () => {
+    expect(keyOfSuiteFile('/tmp/x/reference-http.adcp.test.ts')).toBe('reference-http');
+  });
+});
