@@ -6,7 +6,8 @@ import { adcpPayload, noPayloadReason, NO_ANSWER, viewResult } from './views.ts'
 
 const CAPABILITIES_TOOL = 'get_adcp_capabilities';
 const TEST_CONTROLLER = 'comply_test_controller';
-const CAPS_SCHEMA = 'AdCP 3.0 protocol/get-adcp-capabilities-response.json';
+const CAPS_SCHEMA_31 = 'AdCP 3.1 protocol/get-adcp-capabilities-response.json';
+const CAPS_SCHEMA_30 = 'AdCP 3.0 (@adcp/sdk schemas-data/3.0) protocol/get-adcp-capabilities-response.json';
 
 const one = (subject: string, verdict: Verdict): AgentVerdict[] => [{ subject, verdict }];
 
@@ -41,42 +42,43 @@ const isMajor = (x: unknown): boolean => typeof x === 'number' && Number.isInteg
 const isRelease = (x: unknown): boolean => typeof x === 'string' && /^\d+\.\d+(-[a-zA-Z0-9.-]+)?$/.test(x);
 
 /**
- * The version list. The 3.0 schema requires `adcp.major_versions` (integers ≥ 1, at least one); 3.1
- * adds the optional `adcp.supported_versions` ("3.0", "3.1-beta", …). Either lists the versions; one
- * that is present must be well formed.
+ * RULES.md §2 asks for `adcp.supported_versions`: the release-precision list AdCP 3.1 defines
+ * (protocol/get-adcp-capabilities-response.json: string[] "M.m" with optional pre-release tag, at least
+ * one; "authoritative for buyer-side release pinning"). The 3.0 schema has only the required
+ * `adcp.major_versions` (integer[] ≥ 1), so a 3.0-only answer fails here, and the finding says so.
+ * `major_versions`, when present, must be well formed too (required by both schemas).
  */
 export const versions: AgentCheck = {
   id: 'capabilities.versions',
   scope: 'agent',
   severity: 'MUST',
   live: false,
-  title: 'the capabilities response lists the AdCP versions it speaks (`adcp.major_versions` / `adcp.supported_versions`)',
-  spec: `${CAPS_SCHEMA} · adcp.major_versions (required, integer[] ≥ 1); AdCP 3.1 adds adcp.supported_versions (string[] "M.m")`,
-  run(a, ctx) {
+  title: 'the capabilities response lists `adcp.supported_versions`',
+  spec: `${CAPS_SCHEMA_31} · adcp.supported_versions (string[] "M.m", minItems 1); ${CAPS_SCHEMA_30} · adcp.major_versions (required, integer[] ≥ 1)`,
+  run(a) {
     const calls = a.exchanges.filter((x) => x.tool === CAPABILITIES_TOOL && x.intent !== 'invalid');
     if (calls.length === 0) return one(CAPABILITIES_TOOL, skip(`${CAPABILITIES_TOOL} was not called`));
     const x = calls.find((c) => viewResult(c).kind === 'success') ?? calls[0]!;
     const v = viewResult(x);
     if (v.kind === 'none') return one(CAPABILITIES_TOOL, skip(v.reason === NO_ANSWER ? NO_ANSWER : `no capabilities result: ${v.reason}`));
     if (v.kind === 'error') return one(CAPABILITIES_TOOL, skip('the capabilities call returned an error: see error.*'));
-    const payload = adcpPayload(x, ctx, v.result);
+    const payload = adcpPayload(v.result);
     if (!payload) return one(CAPABILITIES_TOOL, skip(noPayloadReason(v.result)));
     const adcp = own(payload.data, 'adcp');
     const at = `${payload.pointer}/adcp`;
-    if (!isObject(adcp)) return one(CAPABILITIES_TOOL, fail(at, 'an adcp object with major_versions', adcp === undefined ? 'absent' : preview(adcp)));
+    if (!isObject(adcp)) return one(CAPABILITIES_TOOL, fail(at, 'an adcp object with supported_versions', adcp === undefined ? 'absent' : preview(adcp)));
     const major = own(adcp, 'major_versions');
-    const release = own(adcp, 'supported_versions');
-    if (major === undefined && release === undefined) {
-      return one(CAPABILITIES_TOOL, fail(`${at}/major_versions`, 'adcp.major_versions (3.0, required) or adcp.supported_versions (3.1)', 'neither present'));
-    }
     if (major !== undefined) {
       const problem = listProblem(major, isMajor, 'an integer ≥ 1');
       if (problem) return one(CAPABILITIES_TOOL, fail(`${at}/major_versions`, 'a non-empty array of integers ≥ 1', problem));
     }
-    if (release !== undefined) {
-      const problem = listProblem(release, isRelease, 'a "M.m" version string');
-      if (problem) return one(CAPABILITIES_TOOL, fail(`${at}/supported_versions`, 'a non-empty array of "M.m" version strings', problem));
+    const release = own(adcp, 'supported_versions');
+    if (release === undefined) {
+      const found = major === undefined ? 'absent (and no major_versions)' : `absent; only the 3.0 field major_versions ${preview(major)}`;
+      return one(CAPABILITIES_TOOL, fail(`${at}/supported_versions`, 'a non-empty array of "M.m" release versions', found));
     }
+    const problem = listProblem(release, isRelease, 'a "M.m" version string');
+    if (problem) return one(CAPABILITIES_TOOL, fail(`${at}/supported_versions`, 'a non-empty array of "M.m" release versions', problem));
     return one(CAPABILITIES_TOOL, pass());
   },
 };

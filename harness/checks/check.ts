@@ -40,8 +40,18 @@ export interface SchemaService {
   validateAdcpResponse(tool: string, payload: Record<string, unknown>): { errors: SchemaError[] } | { skip: string };
   /** Compile (once per agent and tool) the tool's advertised outputSchema. */
   compileOutputSchema(tool: string, outputSchema: unknown): { ok: true } | { ok: false; message: string };
-  /** Validate `instance` against the tool's compiled outputSchema (skip when it did not compile). */
-  validateOutput(tool: string, outputSchema: unknown, instance: unknown): { errors: SchemaError[] } | { skip: string };
+  /**
+   * Validate `instance` against the tool's compiled outputSchema (skip when it did not compile).
+   * Optional `layer`: with `'legacy_wrapper'`, `instance` is the inner object of a `{result:{…}}`
+   * wrapper; when the advertised schema is the 2.0–2.3 wrap shape (`properties.result`, required
+   * `result`) it is validated against that `result` subschema, pointers relative to the inner object.
+   */
+  validateOutput(
+    tool: string,
+    outputSchema: unknown,
+    instance: unknown,
+    layer?: 'legacy_wrapper' | 'validate_root',
+  ): { errors: SchemaError[] } | { skip: string };
 }
 
 export interface SchemaError {

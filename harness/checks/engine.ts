@@ -74,6 +74,15 @@ function runAgentCheck(check: AgentCheck, capture: AgentCapture, ctx: CheckConte
   }
 }
 
+/** The tool name to report an exchange under; a malformed record never throws here. */
+function toolName(x: Exchange): string {
+  try {
+    return String(x.tool);
+  } catch {
+    return '(unreadable)';
+  }
+}
+
 /** Every outcome of one agent: catalog order, then call order. `select` narrows the checks run. */
 export function judgeAgent(capture: AgentCapture, ctx: CheckContext, select?: (checkId: string) => boolean): Outcome[] {
   const context: CheckContext = { schemas: ctx.schemas, agent: ctx.agent ?? capture.agent };
@@ -85,7 +94,7 @@ export function judgeAgent(capture: AgentCapture, ctx: CheckContext, select?: (c
       for (const { subject, verdict } of runAgentCheck(check, capture, context)) outcomes.push(toOutcome(check, String(subject), verdict));
       continue;
     }
-    for (const x of exchanges) outcomes.push(toOutcome(check, String(x?.tool), runExchangeCheck(check, x, context)));
+    for (const x of exchanges) outcomes.push(toOutcome(check, toolName(x), runExchangeCheck(check, x, context)));
     if (exchanges.length === 0) {
       const why = capture.initialize?.ok === false ? 'initialize failed: see transport.initialize' : 'no tools/call was made';
       outcomes.push(toOutcome(check, '(no calls)', skip(why)));
@@ -108,9 +117,13 @@ export function layerCounts(capture: AgentCapture): Record<LayerTarget, number> 
   const counts = Object.fromEntries(LAYER_TARGETS.map((t) => [t, 0])) as Record<LayerTarget, number>;
   const ctx: CheckContext = { agent: capture.agent };
   for (const x of Array.isArray(capture.exchanges) ? capture.exchanges : []) {
-    const v = viewResult(x);
-    if (v.kind !== 'success') continue;
-    counts[structuredContentTarget(auditRecord(x, ctx), v.result)]++;
+    try {
+      const v = viewResult(x);
+      if (v.kind !== 'success') continue;
+      counts[structuredContentTarget(auditRecord(x, ctx), v.result)]++;
+    } catch {
+      // a malformed record (bad recording) is not a call result: not counted
+    }
   }
   return counts;
 }

@@ -8,7 +8,6 @@ import {
   adcpPayload,
   adcpVersionOf,
   NO_ANSWER,
-  noPayloadReason,
   payloadOrSkip,
   successResult,
   textItems,
@@ -166,23 +165,27 @@ export const extractable: ExchangeCheck = {
   live: false,
   title: 'the success extraction yields an AdCP object for every AdCP tool call that succeeded',
   spec: `${EXTRACTION} · extraction algorithm (steps 1–4)`,
-  run(x, ctx) {
+  run(x) {
     const s = successResult(x);
     if ('skip' in s) return skip(s.skip);
     if (!isAdcpTask(x.tool)) return skip(`'${String(x.tool)}' is not an AdCP task`);
-    if (adcpPayload(x, ctx, s.result)) return pass();
-    const reason = noPayloadReason(s.result);
-    if (reason.includes('adcp-error-only-success')) return skip(reason);
+    if (adcpPayload(s.result)) return pass();
+    // An adcp_error-only "success" fails here too: the client extracts nothing (and
+    // envelope.adcp-error-only-success names the cause).
     const texts = textItems(s.result);
     if (!isObject(own(s.result, 'structuredContent')) && texts.some((t) => t.oversize)) {
       return skip('the only candidate text is over 1 MiB: see envelope.size');
     }
     const sc = own(s.result, 'structuredContent');
-    const scState = hasOwn(s.result, 'structuredContent') ? `structuredContent is ${describeType(sc)}` : 'structuredContent absent';
+    const scState = isAdcpErrorOnly(sc)
+      ? 'structuredContent is adcp_error alone'
+      : hasOwn(s.result, 'structuredContent')
+        ? `structuredContent is ${describeType(sc)}`
+        : 'structuredContent absent';
     return fail(
       '/result',
       'structuredContent object, or a text item whose JSON is an object',
-      `${scState}; ${texts.length} text item(s), none parses to a JSON object${texts[0] ? ` (first: ${preview(texts[0].text)})` : ''}`,
+      `${scState}; ${texts.length} text item(s), none parses to a JSON object other than adcp_error alone${texts[0] ? ` (first: ${preview(texts[0].text)})` : ''}`,
     );
   },
 };
@@ -255,8 +258,8 @@ export const flat: ExchangeCheck = {
   live: false,
   title: 'the payload is not nested under a lone `payload` / `data` / `response` key',
   spec: `${ENVELOPE_31} · notes › Transport serialization (MCP: body fields are siblings of envelope fields at the root); ${EXTRACTION} · structuredContent`,
-  run(x, ctx) {
-    const p = payloadOrSkip(x, ctx);
+  run(x) {
+    const p = payloadOrSkip(x);
     if ('skip' in p) return skip(p.skip);
     // Envelope siblings (status, context, …) do not count: `{status, data:{…}}` is nested all the same.
     const body = Object.keys(p.data).filter((k) => !ENVELOPE_KEYS.has(k));
@@ -278,7 +281,7 @@ export const status: ExchangeCheck = {
   title: '`status` is present and a task status (MUST from AdCP 3.1, SHOULD for 3.0)',
   spec: `${ENVELOPE_31} · status (REQUIRED on every task response; enums/task-status.json)`,
   run(x, ctx) {
-    const p = payloadOrSkip(x, ctx);
+    const p = payloadOrSkip(x);
     if ('skip' in p) return skip(p.skip);
     const v = own(p.data, 'status');
     if (typeof v === 'string' && TASK_STATUSES.includes(v)) return pass();
@@ -300,8 +303,8 @@ export const legacyStatusFields: ExchangeCheck = {
   live: false,
   title: 'no `task_status` / `response_status` fields',
   spec: `${ENVELOPE_31} · status ("MUST NOT emit the legacy task_status or response_status fields"); schema \`not\` clause`,
-  run(x, ctx) {
-    const p = payloadOrSkip(x, ctx);
+  run(x) {
+    const p = payloadOrSkip(x);
     if ('skip' in p) return skip(p.skip);
     for (const key of ['task_status', 'response_status']) {
       if (hasOwn(p.data, key)) return fail(`${p.pointer}/${key}`, 'no legacy status field (use `status`)', `${key}: ${preview(own(p.data, key))}`);
@@ -331,13 +334,13 @@ export const contextEcho: ExchangeCheck = {
   live: false,
   title: 'the `context` object the harness sent comes back unchanged, on errors too',
   spec: `${ENVELOPE_31} · context ("echoed unchanged", preserved byte-for-byte); AdCP core/context.json`,
-  run(x, ctx) {
+  run(x) {
     const sent = isObject(x.request) ? own(x.request.arguments, 'context') : undefined;
     if (!isObject(sent)) return skip('the request carried no context object');
     const v = viewResult(x);
     if (v.kind === 'none') return skip(v.reason);
     if (v.kind === 'success') {
-      const p = payloadOrSkip(x, ctx);
+      const p = payloadOrSkip(x);
       if ('skip' in p) return skip(p.skip);
       const back = own(p.data, 'context');
       if (jsonEqual(back, sent)) return pass();

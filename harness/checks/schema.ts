@@ -145,7 +145,7 @@ export const adcpResponse: ExchangeCheck = {
   title: 'the extracted payload validates against the official AdCP response schema of that task',
   spec: 'AdCP response schemas (<task>-response.json, draft-07) at the version the seller serves',
   run(x, ctx) {
-    const p = payloadOrSkip(x, ctx);
+    const p = payloadOrSkip(x);
     if ('skip' in p) return skip(p.skip);
     if (!ctx.schemas) return skip('no schema service');
     const verdict = ctx.schemas.validateAdcpResponse(x.tool, p.data);

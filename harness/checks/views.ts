@@ -110,23 +110,17 @@ export interface PayloadView {
   data: JsonObject;
   /** JSON pointer of `data` inside the Exchange (`/result/structuredContent`, `/result/content/0/text`). */
   pointer: string;
-  /** The payload sat inside seed 004's legacy `{result:{…}}` wrapper (reported by schema.legacy-wrapper). */
-  legacyWrapped: boolean;
 }
 
 /**
- * The AdCP payload of a success, as a conformant client extracts it (RULES.md §1). When seed 004 says
- * the call took the `legacy_wrapper` branch, the payload is the inner object: the wrapper itself is
- * schema.legacy-wrapper's finding, and the AdCP rules judge what the wrapper carries.
+ * The AdCP payload of a success, exactly as a conformant client extracts it (RULES.md §1). A legacy
+ * `{result:{…}}` wrapper is NOT unwrapped here: an AdCP client reads the wrapper as the payload, so the
+ * AdCP rules (status, context echo, response schema) judge what the client sees; only the outputSchema
+ * layer (schema.output-conformance) validates the inner object, as seed 004 says.
  */
-export function adcpPayload(x: Exchange, ctx: CheckContext, result: JsonObject): PayloadView | null {
+export function adcpPayload(result: JsonObject): PayloadView | null {
   const located = locateSuccess(result);
-  if (!located) return null;
-  if (located.path === 'structuredContent' && layerTarget(x, ctx, result) === 'legacy_wrapper') {
-    const inner = own(located.data, 'result');
-    if (isObject(inner)) return { data: inner, pointer: '/result/structuredContent/result', legacyWrapped: true };
-  }
-  return { data: located.data, pointer: `/result${located.pointer}`, legacyWrapped: false };
+  return located ? { data: located.data, pointer: `/result${located.pointer}` } : null;
 }
 
 /** Why a success has no payload, naming the check that owns the cause. */
@@ -139,11 +133,11 @@ export function noPayloadReason(result: JsonObject): string {
 }
 
 /** The payload of an AdCP-task success, or the reason payload rules do not apply. */
-export function payloadOrSkip(x: Exchange, ctx: CheckContext): PayloadView | { skip: string } {
+export function payloadOrSkip(x: Exchange): PayloadView | { skip: string } {
   const s = successResult(x);
   if ('skip' in s) return s;
   if (!isAdcpTask(x.tool)) return { skip: `'${String(x.tool)}' is not an AdCP task` };
-  return adcpPayload(x, ctx, s.result) ?? { skip: noPayloadReason(s.result) };
+  return adcpPayload(s.result) ?? { skip: noPayloadReason(s.result) };
 }
 
 export interface AdcpVersionView {

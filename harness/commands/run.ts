@@ -1,28 +1,8 @@
-// `adcp-conformance run`: probe agents, judge them, let vitest turn outcomes into test cases (JUnit,
-// blobs for sharding), then write report.json / summary.md and print the summary.
+// `adcp-conformance run`: probe agents, judge them, report. Only the command line is parsed here; the
+// pipeline (harness/run/pipeline.ts) loads after, so a usage error answers at once.
 // Exit: 0 conformant · 1 conformance failure · 2 usage or config error · 3 incomplete.
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import type { AgentCapture } from '../capture/exchange.ts';
-import { writeRecording } from '../capture/recording.ts';
-import { catalog } from '../checks/catalog.ts';
 import { ConfigError } from '../config/index.ts';
-import { parseSchemasOption, type SchemaSource } from '../schemas/index.ts';
-import type { AgentReport, RunReport } from '../report/model.ts';
-import { exitCodeOf } from '../report/model.ts';
-import { paintFor, renderTerminalSummary } from '../report/terminal.ts';
-import { captureAll } from '../run/capture-all.ts';
-import type { CollectedRun } from '../run/collector.ts';
-import { judgeCapture } from '../run/judge.ts';
-import { checkSelector, parseRunArgs, RUN_USAGE, UsageError, type RunOptions } from '../run/options.ts';
-import { createProgress } from '../run/progress.ts';
-import { resolveTargets, type Target } from '../run/resolve.ts';
-import type { AgentSuiteData } from '../run/suite-data.ts';
-import { keysInShard, openVitest } from '../run/vitest-driver.ts';
-import { createWorkspace } from '../run/workspace.ts';
-import { writeReports } from '../run/write-reports.ts';
+import { parseRunArgs, RUN_USAGE, UsageError, type RunOptions } from '../run/options.ts';
 
 export async function main(argv: string[]): Promise<number> {
   let opts: RunOptions;
@@ -41,6 +21,7 @@ export async function main(argv: string[]): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
+    const { liveRun, mergeRun } = await import('../run/pipeline.ts');
     return opts.mergeReports !== undefined ? await mergeRun(opts, opts.mergeReports) : await liveRun(opts, interrupt.signal);
   } catch (err) {
     if (err instanceof UsageError) return usageError(err.message);
@@ -58,116 +39,4 @@ export async function main(argv: string[]): Promise<number> {
 function usageError(message: string): number {
   process.stderr.write(`adcp-conformance run: ${message}\n\n${RUN_USAGE}\n`);
   return 2;
-}
-
-async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promise<number> {
-  // Everything that can be a usage or config error is decided before anything starts.
-  const select = checkSelector(opts.checks, catalog.map((c) => c.id));
-  const schemaSource = schemasOption(opts.schemas);
-  const { targets, close } = await resolveTargets(opts);
-  const workspace = await createWorkspace(targets.map((t) => t.name));
-  try {
-    const driven = await openVitest({ root: workspace.root, dataDir: workspace.dataDir, outDir: resolve(opts.out), reporters: opts.reporters, concurrency: opts.concurrency, ...(opts.shard ? { shard: opts.shard } : {}) });
-    try {
-      const inShard = await keysInShard(driven.vitest);
-      const chosen = targets.filter((t) => inShard.has(workspace.keys.get(t.name) ?? ''));
-
-      const captures = await sessionsOf(chosen, opts, interrupted);
-      if (opts.record !== undefined) await writeRecording(opts.record, captures, chosen.flatMap((t) => [...t.secrets]));
-
-      const judged = new Map<string, AgentSuiteData>();
-      for (const [i, target] of chosen.entries()) {
-        const capture = captures[i];
-        if (!capture) continue;
-        const data = await judgeCapture(capture, { index: target.index, schemaSource, ...(select ? { select } : {}), ...(target.expect ? { expect: target.expect } : {}), secrets: target.secrets, strict: opts.strict });
-        if (interrupted.aborted && data.facts.incomplete === null) data.facts.incomplete = 'run interrupted';
-        judged.set(target.name, data);
-        await workspace.writeData(target.name, data);
-      }
-
-      let vitestError: string | null = null;
-      try {
-        await driven.vitest.start();
-      } catch (err) {
-        vitestError = err instanceof Error ? err.message : String(err);
-      }
-      const collected = driven.collector.result;
-      const agents = chosen.map((t) => agentReport(t, workspace.keys.get(t.name) ?? '', judged, collected));
-      const cutShort = interrupted.aborted ? 'interrupted' : vitestError ?? (collected?.errors.length ? `vitest: ${collected.errors.join('; ')}` : collected ? null : 'vitest did not finish');
-      return finish({ agents, strict: opts.strict, cutShort }, collected, opts, vitestError ? driven.log() : '');
-    } finally {
-      await driven.vitest.close();
-    }
-  } finally {
-    await close();
-    await workspace.dispose();
-  }
-}
-
-/** Live probes for config / embedded agents, the recording under --replay. Same order as `targets`. */
-async function sessionsOf(targets: readonly Target[], opts: RunOptions, interrupted: AbortSignal): Promise<AgentCapture[]> {
-  const live = targets.flatMap((t) => (t.config ? [t.config] : []));
-  if (!live.length) return targets.flatMap((t) => (t.recorded ? [t.recorded] : []));
-  const progress = createProgress(live.map((a) => a.name), process.stderr, process.env);
-  try {
-    return await captureAll(live, { concurrency: opts.concurrency, signal: interrupted, progress });
-  } finally {
-    progress.close();
-  }
-}
-
-/** The agent as vitest reported it; if its suite never reported, what we judged, marked incomplete. */
-function agentReport(target: Target, key: string, judged: ReadonlyMap<string, AgentSuiteData>, collected: CollectedRun | undefined): AgentReport {
-  const reported = collected?.agents.get(key);
-  if (reported) return reported;
-  const data = judged.get(target.name);
-  const why = `its test suite did not report (${collected?.broken.get(key) ?? 'not run'})`;
-  if (!data) {
-    return { name: target.name, index: target.index, transport: target.config?.transport ?? target.recorded?.agent.transport ?? 'stdio', protocolVersion: null, server: { name: null, version: null }, adcpVersion: null, adcpVersionReason: null, layers: { validate_root: 0, legacy_wrapper: 0, missing: 0, schema: 0 }, reachable: false, incomplete: why, aborted: null, outcomes: [] };
-  }
-  return { ...data.facts, incomplete: data.facts.incomplete ?? why, outcomes: data.outcomes };
-}
-
-/** `--merge-reports DIR`: replay the blobs of sharded runs through the same reporters. */
-async function mergeRun(opts: RunOptions, blobDir: string): Promise<number> {
-  const scratch = await mkdtemp(join(tmpdir(), 'adcp-conformance-merge-'));
-  try {
-    const driven = await openVitest({ root: scratch, dataDir: scratch, outDir: resolve(opts.out), reporters: opts.reporters, concurrency: 1 });
-    try {
-      try {
-        await driven.vitest.mergeReports(resolve(blobDir));
-      } catch (err) {
-        throw new UsageError(`--merge-reports ${blobDir}: ${err instanceof Error ? err.message : String(err)}`);
-      }
-      const collected = driven.collector.result;
-      const agents = [...(collected?.agents.values() ?? [])].sort((a, b) => a.index - b.index || a.name.localeCompare(b.name));
-      const problems = [...(collected?.errors ?? []), ...[...(collected?.broken ?? [])].map(([key, why]) => `suite ${key}: ${why}`)];
-      return finish({ agents, strict: opts.strict, cutShort: problems.length ? problems.join('; ') : collected ? null : 'no results in the blobs' }, collected, opts, '');
-    } finally {
-      await driven.vitest.close();
-    }
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
-}
-
-async function finish(report: RunReport, collected: CollectedRun | undefined, opts: RunOptions, diagnostics: string): Promise<number> {
-  report.agents.sort((a, b) => a.index - b.index);
-  const written = await writeReports(report, collected?.junit ?? [], resolve(opts.out), opts.reporters);
-  if (opts.reporters.has('summary')) {
-    const paint = paintFor(process.stdout, process.env);
-    process.stdout.write(renderTerminalSummary(report, paint));
-    if (written.length) process.stdout.write(paint.dim(`reports: ${written.join(', ')}`) + '\n');
-  }
-  if (diagnostics) process.stderr.write(`vitest output:\n${diagnostics}\n`);
-  return exitCodeOf(report);
-}
-
-function schemasOption(value: string | undefined): SchemaSource {
-  const cacheHome = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  try {
-    return parseSchemasOption(value, join(cacheHome, 'adcp-conformance', 'schemas'));
-  } catch (err) {
-    throw new UsageError(`--schemas: ${err instanceof Error ? err.message : String(err)}`);
-  }
 }

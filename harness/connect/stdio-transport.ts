@@ -107,7 +107,7 @@ export class HarnessStdioTransport implements Transport {
     const child = this.child;
     if (!child) return;
     this.closing = true; // an exit from here on is ours, not a crash
-    const grace = this.opts.graceMs ?? 1000;
+    const grace = this.opts.graceMs ?? 500;
     const reaped = () => child.exitCode !== null || child.signalCode !== null;
     const wait = (ms: number) =>
       Promise.race([this.closed, new Promise<void>((r) => setTimeout(r, ms).unref())]);

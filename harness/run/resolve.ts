@@ -1,7 +1,6 @@
 // Which agents a run covers, and where their sessions come from: a config file (probed live), the
 // embedded reference seller (no --config), or a recording (--replay, no network).
 import type { AgentCapture } from '../capture/exchange.ts';
-import { readRecording } from '../capture/recording.ts';
 import { loadConfig } from '../config/index.ts';
 import type { AgentConfig } from '../config/types.ts';
 import { UsageError, type RunOptions } from './options.ts';
@@ -30,6 +29,7 @@ export async function resolveTargets(opts: RunOptions): Promise<Targets> {
   if (opts.replay !== undefined) {
     let captures: AgentCapture[];
     try {
+      const { readRecording } = await import('../capture/recording.ts');
       captures = await readRecording(opts.replay);
     } catch (err) {
       throw new UsageError(`--replay ${opts.replay}: ${err instanceof Error ? err.message : String(err)}`);

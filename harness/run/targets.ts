@@ -1,12 +1,10 @@
 // The agents a run probes when there is no --config: the embedded reference seller, over stdio and
 // over streamable HTTP on loopback. Both are sandbox agents (it is our own test seller).
-import type { AgentConfig, Timeouts } from '../config/types.ts';
+import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUTS } from '../config/index.ts';
+import type { AgentConfig } from '../config/types.ts';
 import { startHttpSeller, stdioSellerCommand } from '../../sellers/launch.ts';
 
 export const EMBEDDED_NAMES = ['reference-stdio', 'reference-http'] as const;
-
-const TIMEOUTS: Timeouts = { connectMs: 15_000, callMs: 15_000, agentMs: 120_000 };
-const MAX_BYTES = 4 * 1024 * 1024;
 
 export interface EmbeddedAgents {
   agents: AgentConfig[];
@@ -17,7 +15,7 @@ export interface EmbeddedAgents {
 /** Starts only what `wanted` needs: no HTTP seller when only `reference-stdio` was asked for. */
 export async function startEmbeddedAgents(wanted: (name: string) => boolean): Promise<EmbeddedAgents> {
   const agents: AgentConfig[] = [];
-  const base = { timeouts: TIMEOUTS, production: false, sandbox: true, maxBytes: MAX_BYTES, secrets: [] };
+  const base = { timeouts: DEFAULT_TIMEOUTS, production: false, sandbox: true, maxBytes: DEFAULT_MAX_BYTES, secrets: [] };
   if (wanted('reference-stdio')) {
     const { command, args } = stdioSellerCommand();
     agents.push({ ...base, name: 'reference-stdio', transport: 'stdio', command, args, env: {} });

@@ -12,8 +12,9 @@ import { keyOfSuiteFile, SUITE_SUFFIX } from './workspace.ts';
 export const JUNIT_FILE = 'junit.xml';
 
 export interface VitestSetup {
-  /** The run's workspace root (suite files); for a merge, any empty scratch directory. */
+  /** The run's suite root (see workspace.ts); for a merge, the root the shards ran with. */
   root: string;
+  /** Private to this run: the agents' data, vite's cache. */
   dataDir: string;
   outDir: string;
   reporters: ReadonlySet<ReporterName>;
@@ -64,7 +65,7 @@ export async function openVitest(setup: VitestSetup): Promise<DrivenVitest> {
       provide: { [DATA_DIR_KEY]: setup.dataDir },
       testTimeout: 30_000,
     },
-    { logLevel: 'silent', cacheDir: join(setup.root, '.vite'), clearScreen: false },
+    { logLevel: 'silent', cacheDir: join(setup.dataDir, '.vite'), clearScreen: false },
     { stdout: sink, stderr: sink },
   );
   return { vitest, collector, log: () => sink.text() };

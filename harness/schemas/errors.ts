@@ -34,6 +34,8 @@ export function toSchemaErrors(errors: readonly ErrorObject[] | null | undefined
  * branch that got furthest (deepest instance path, then fewest errors) and say which one on the summary.
  * Errors raised inside a separately compiled `$ref` carry that schema's own path and are always kept.
  */
+const DISCRIMINATING = new Set(['const', 'enum', 'not']);
+
 function closestBranchOnly(errors: readonly ErrorObject[]): ErrorObject[] {
   let kept = [...errors];
   const failures = errors
@@ -53,8 +55,20 @@ function closestBranchOnly(errors: readonly ErrorObject[]): ErrorObject[] {
       branches.set(index, list);
     }
     if (branches.size < 2) continue;
+    // A branch ruled out by a discriminator (`status` const/enum, a `not`, a wrong type) next to the
+    // failure is not the one the sender meant; among the rest the deepest, then the smallest, wins.
+    const level = failure.instancePath.split('/').length;
+    const ruledOut = (list: ErrorObject[]) =>
+      list.some((e) => {
+        const at = e.instancePath.split('/').length;
+        return (DISCRIMINATING.has(e.keyword) && at <= level + 1) || (e.keyword === 'type' && at === level);
+      })
+        ? 1
+        : 0;
     const depth = (list: ErrorObject[]) => Math.max(...list.map((e) => e.instancePath.split('/').length));
-    const [best] = [...branches.entries()].sort(([ia, a], [ib, b]) => depth(b) - depth(a) || a.length - b.length || ia - ib);
+    const [best] = [...branches.entries()].sort(
+      ([ia, a], [ib, b]) => ruledOut(a) - ruledOut(b) || depth(b) - depth(a) || a.length - b.length || ia - ib,
+    );
     if (!best) continue;
     const drop = new Set([...branches.entries()].filter(([i]) => i !== best[0]).flatMap(([, list]) => list));
     kept = kept.filter((e) => !drop.has(e));

@@ -109,8 +109,8 @@ function buildService(choice: VersionChoice, registry: AdcpRegistry | undefined,
       return outputs.compile(tool, outputSchema);
     },
 
-    validateOutput(tool: string, outputSchema: unknown, instance: unknown) {
-      return outputs.validate(tool, outputSchema, instance);
+    validateOutput(tool: string, outputSchema: unknown, instance: unknown, layer?: 'legacy_wrapper' | 'validate_root') {
+      return outputs.validate(tool, outputSchema, instance, layer);
     },
   };
 }

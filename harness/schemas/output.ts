@@ -49,13 +49,23 @@ export class OutputSchemaCompiler {
     return this.entry(tool, schema).result;
   }
 
-  /** Validate `instance` against the tool's compiled outputSchema; skip when it could not be compiled. */
-  validate(tool: string, schema: unknown, instance: unknown): { errors: SchemaError[] } | { skip: string } {
+  /**
+   * Validate `instance` against the tool's compiled outputSchema; skip when it could not be compiled.
+   * `legacy_wrapper`: `instance` is the inner object of `{result:{…}}`. Against the 2.0–2.3 wrap shape
+   * (`{properties:{result:…}, required:["result"]}`) it is validated as `{result: instance}` and the
+   * pointers are made relative to the inner object again; against any other schema, as given (a stale
+   * server may advertise the root form yet still wrap).
+   */
+  validate(tool: string, schema: unknown, instance: unknown, layer?: 'legacy_wrapper' | 'validate_root'): { errors: SchemaError[] } | { skip: string } {
     const entry = this.entry(tool, schema);
     if (!entry.validate) return { skip: `outputSchema of ${tool} was not compiled: ${entry.result.ok ? 'unknown reason' : entry.result.message}` };
+    const unwrapInner = layer === 'legacy_wrapper' && isLegacyWrapShape(schema);
+    // Our own one-key object around the seller's value (no seller keys are copied).
+    const subject = unwrapInner ? { result: instance } : instance;
     try {
-      const valid = entry.validate(instance);
-      return { errors: valid ? [] : toSchemaErrors(entry.validate.errors as ErrorObject[] | null, instance) };
+      if (entry.validate(subject)) return { errors: [] };
+      const errors = toSchemaErrors(entry.validate.errors as ErrorObject[] | null, subject);
+      return { errors: unwrapInner ? errors.map(relativeToResult) : errors };
     } catch (e) {
       return { skip: `validating against the outputSchema of ${tool} threw: ${errorText(e)}` };
     }
@@ -139,6 +149,18 @@ export class OutputSchemaCompiler {
     const idNote = typeof rootId === 'string' ? ` (root $id ${JSON.stringify(rootId.slice(0, 120))})` : '';
     return `outputSchema does not compile under ${dialect}${idNote}: ${detail}`;
   }
+}
+
+/** The MCP TypeScript SDK 2.0–2.3 wrap: `{properties:{result:{…}}, required:["result"]}`. */
+export function isLegacyWrapShape(schema: unknown): boolean {
+  const required = own(schema, 'required');
+  return Array.isArray(required) && required.length === 1 && required[0] === 'result' && isObject(own(own(schema, 'properties'), 'result'));
+}
+
+function relativeToResult(e: SchemaError): SchemaError {
+  if (e.pointer === '/result') return { ...e, pointer: '/' };
+  if (e.pointer.startsWith('/result/')) return { ...e, pointer: e.pointer.slice('/result'.length) };
+  return e;
 }
 
 function newAjv(dialect: Dialect): Ajv {

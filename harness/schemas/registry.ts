@@ -52,8 +52,19 @@ export class AdcpRegistry {
     const files = await tree.listFiles();
     const registry = new AdcpRegistry(tree, files !== undefined);
     if (files) {
-      const docs = await Promise.all(files.map((rel) => tree.readJson(rel).then((doc) => ({ rel, doc }), (e: unknown) => ({ rel, doc: undefined, error: errorText(e) }))));
-      for (const { rel, doc } of docs) registry.add(doc, tree.idPrefix + rel);
+      const docs = await Promise.all(
+        files.map((rel) =>
+          tree.readJson(rel).then(
+            (doc) => ({ rel, doc, error: undefined }),
+            (e: unknown) => ({ rel, doc: undefined, error: errorText(e) }),
+          ),
+        ),
+      );
+      // Sorted paths, so which of two files sharing a `$id` wins never depends on read timing.
+      for (const { rel, doc, error } of docs) {
+        if (error !== undefined) registry.failed.set(tree.idPrefix + rel, `${rel}: ${error}`);
+        else registry.add(doc, tree.idPrefix + rel);
+      }
     }
     return registry;
   }
@@ -225,7 +236,7 @@ export function taskMap(tree: SchemaTree): Map<string, TaskSchemas> {
         const tool = kebab.replace(/-/g, '_');
         if (typeof ref !== 'string' || map.has(tool)) continue;
         const task: TaskSchemas = { tool, response: ref, async: {} };
-        if (!tree.manifest && ref.endsWith('-response.json')) {
+        if (ref.endsWith('-response.json')) {
           const stem = ref.slice(0, -'-response.json'.length);
           for (const status of ASYNC_STATUSES) task.async[status] = `${stem}-async-response-${status}.json`;
         }

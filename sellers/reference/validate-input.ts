@@ -1,7 +1,10 @@
 // Argument validation: the seller answers bad input itself with an AdCP VALIDATION_ERROR (field +
 // issues), never with the SDK's JSON-RPC −32602 (unless the `validation-jsonrpc-32602` fault says so).
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats is CommonJS: under NodeNext its callable is the `default` property.
+const addFormats = addFormatsModule.default;
 import { AdcpFailure, pointerToField } from './adcp-error.ts';
 import { inputSchemas } from './input-schemas.ts';
 

@@ -75,3 +75,28 @@ describe('found values', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
+
+describe('closest oneOf branch', () => {
+  const response = {
+    oneOf: [
+      { type: 'object', required: ['id', 'items'], properties: { id: { type: 'string' }, items: { type: 'array' }, status: { enum: ['completed'] } } },
+      { type: 'object', required: ['errors'], not: { required: ['id'] } },
+      { type: 'object', required: ['status', 'task_id'], properties: { status: { const: 'submitted' } } },
+    ],
+  };
+
+  test('a discriminator mismatch rules a branch out, even when it has fewer errors', () => {
+    const errs = errorsFor(response, { status: 'completed', id: 'x' });
+    expect(errs.map((e) => `${e.pointer} ${e.keyword}`)).toEqual(['/ required', '/ oneOf']);
+    expect(errs[0]?.expected).toBe("required property 'items'");
+  });
+
+  test('wrong field types still point into the intended branch', () => {
+    const errs = errorsFor(response, { id: 1, items: {} });
+    expect(errs.map((e) => `${e.pointer} ${e.expected}`)).toEqual([
+      '/id type string',
+      '/items type array',
+      '/ exactly one oneOf branch to match (none matched; errors shown for the closest, branch 0)',
+    ]);
+  });
+});

@@ -117,7 +117,7 @@ describe.skipIf(!hasCheckRunner)('envelope-check cases through harness/checks/ve
   });
 });
 
-describe.skipIf(!hasOfficial)('official AdCP vector files (skipped: ../shared is absent)', () => {
+describe.skipIf(!hasOfficial)('official AdCP vector files (skipped when ../shared is absent)', () => {
   test('pass in full; only A2A cases are skipped', async () => {
     const summary = await runVectorFiles(official);
     expect(summary.ok).toBe(true);

@@ -1,0 +1,179 @@
+// loadConfig: read a JSON or YAML config, expand ${VAR}, validate against the shipped JSON Schema,
+// resolve {fromFile} values and relative paths, merge defaults, and collect every secret.
+import { readFile } from 'node:fs/promises';
+import { dirname, extname, isAbsolute, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { ConfigError, pointerOf } from './errors.ts';
+import { expandEnv, type Substitution } from './expand.ts';
+import type { AgentConfig, Config, Probe, Timeouts } from './types.ts';
+import { validateConfig } from './validate.ts';
+
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, callMs: 30_000, agentMs: 180_000 };
+/** 1 MiB (the spec's client limit) + 64 KiB for the JSON-RPC envelope around it. */
+export const DEFAULT_MAX_BYTES = 1_114_112;
+
+type SecretValue = string | { fromFile: string };
+
+interface RawSettings {
+  timeouts?: { connect?: number; call?: number; agent?: number };
+  protocolVersion?: string;
+  adcpVersion?: string;
+  production?: boolean;
+  sandbox?: boolean;
+  probes?: Probe[];
+  maxBytes?: number;
+  metaIdTools?: Record<string, boolean>;
+  expect?: Record<string, string>;
+}
+
+interface RawAgent extends RawSettings {
+  name: string;
+  transport: 'http' | 'stdio';
+  url?: string;
+  headers?: Record<string, SecretValue>;
+  command?: string;
+  args?: string[];
+  env?: Record<string, SecretValue>;
+  cwd?: string;
+}
+
+interface RawConfig {
+  defaults?: RawSettings;
+  agents: RawAgent[];
+}
+
+export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): Promise<Config> {
+  const path = resolve(file);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(file, '', `cannot read the config file (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const parsed = parseText(text, file);
+  const { value, substitutions } = expandEnv(parsed, env, file);
+  validateConfig(value, file);
+  const raw = value as RawConfig;
+  const dir = dirname(path);
+
+  const seen = new Map<string, number>();
+  const agents: AgentConfig[] = [];
+  for (const [i, a] of raw.agents.entries()) {
+    const first = seen.get(a.name);
+    if (first !== undefined) throw new ConfigError(file, pointerOf('agents', i, 'name'), `duplicate agent name '${a.name}' (already used by /agents/${first}/name)`);
+    seen.set(a.name, i);
+    agents.push(await resolveAgent(a, i, raw.defaults ?? {}, dir, file, substitutions));
+  }
+  return { file: path, agents };
+}
+
+function parseText(text: string, file: string): unknown {
+  const ext = extname(file).toLowerCase();
+  if (ext === '.json') {
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      throw new ConfigError(file, '', `invalid JSON: ${(err as Error).message}`);
+    }
+  }
+  // YAML (a superset of JSON) for .yaml, .yml and anything else.
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  const problem = doc.errors[0];
+  if (problem) {
+    const pos = problem.linePos?.[0];
+    const where = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
+    const what = problem.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    throw new ConfigError(file, '', `invalid YAML${where}: ${what}`);
+  }
+  return doc.toJS({ maxAliasCount: 100 });
+}
+
+async function resolveAgent(
+  a: RawAgent,
+  index: number,
+  defaults: RawSettings,
+  dir: string,
+  file: string,
+  substitutions: readonly Substitution[],
+): Promise<AgentConfig> {
+  const at = (...keys: Array<string | number>) => pointerOf('agents', index, ...keys);
+  const secrets: string[] = [];
+  const timeouts: Timeouts = {
+    connectMs: a.timeouts?.connect ?? defaults.timeouts?.connect ?? DEFAULT_TIMEOUTS.connectMs,
+    callMs: a.timeouts?.call ?? defaults.timeouts?.call ?? DEFAULT_TIMEOUTS.callMs,
+    agentMs: a.timeouts?.agent ?? defaults.timeouts?.agent ?? DEFAULT_TIMEOUTS.agentMs,
+  };
+  const base = {
+    name: a.name,
+    timeouts,
+    production: a.production ?? defaults.production ?? false,
+    sandbox: a.sandbox ?? defaults.sandbox ?? false,
+    maxBytes: a.maxBytes ?? defaults.maxBytes ?? DEFAULT_MAX_BYTES,
+    secrets,
+    ...optional('protocolVersion', a.protocolVersion ?? defaults.protocolVersion),
+    ...optional('adcpVersion', a.adcpVersion ?? defaults.adcpVersion),
+    ...optional('probes', (a.probes ?? defaults.probes)?.map((p) => ({ tool: p.tool, arguments: p.arguments, intent: p.intent ?? 'valid' }))),
+    ...optional('metaIdTools', mergeMaps(defaults.metaIdTools, a.metaIdTools)),
+    ...optional('expect', mergeMaps(defaults.expect, a.expect)),
+  };
+
+  if (a.transport === 'http') {
+    const headers: Record<string, string> = {};
+    for (const [name, v] of Object.entries(a.headers ?? {})) {
+      const value = await secretValue(v, dir, file, at('headers', name));
+      headers[name] = value;
+      secrets.push(value, ...credentialParts(value));
+    }
+    // A key or token spliced into the URL (…?key=${KEY}) is a secret too.
+    secrets.push(...substitutions.filter((s) => s.pointer === at('url')).map((s) => s.value));
+    const url = new URL(a.url!);
+    if (url.username) secrets.push(decodeURIComponent(url.username));
+    if (url.password) secrets.push(decodeURIComponent(url.password));
+    return { ...base, transport: 'http', url: a.url!, headers };
+  }
+
+  const envOut: Record<string, string> = {};
+  for (const [name, v] of Object.entries(a.env ?? {})) {
+    const value = await secretValue(v, dir, file, at('env', name));
+    envOut[name] = value;
+    secrets.push(value);
+  }
+  const command = a.command!;
+  return {
+    ...base,
+    transport: 'stdio',
+    // A command with a path ("./bin/seller") is relative to the config file; a bare name goes through PATH.
+    command: command.includes('/') && !isAbsolute(command) ? resolve(dir, command) : command,
+    // Args that are explicitly relative paths (./x, ../x) resolve against the config file's directory.
+    args: (a.args ?? []).map((arg) => (arg.startsWith('./') || arg.startsWith('../') ? resolve(dir, arg) : arg)),
+    env: envOut,
+    // The process runs in the config file's directory unless told otherwise, so "seller.js" works.
+    cwd: a.cwd === undefined ? dir : resolve(dir, a.cwd),
+  };
+}
+
+async function secretValue(v: SecretValue, dir: string, file: string, pointer: string): Promise<string> {
+  if (typeof v === 'string') return v;
+  const target = resolve(dir, v.fromFile);
+  try {
+    return (await readFile(target, 'utf8')).trim();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new ConfigError(file, `${pointer}/fromFile`, `cannot read file '${v.fromFile}' (${code}, resolved to ${target})`);
+  }
+}
+
+/** "Bearer abc" → ["abc"]: a seller may echo the token without its scheme. */
+function credentialParts(value: string): string[] {
+  const m = /^\s*[A-Za-z][A-Za-z0-9_-]*\s+(\S.*)$/.exec(value);
+  return m?.[1] ? [m[1].trim()] : [];
+}
+
+function mergeMaps<T>(defaults: Record<string, T> | undefined, own: Record<string, T> | undefined): Record<string, T> | undefined {
+  if (!defaults && !own) return undefined;
+  return { ...defaults, ...own };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}

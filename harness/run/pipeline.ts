@@ -1,0 +1,154 @@
+// The run itself, loaded only once the command line parsed (vitest and the checks are heavy imports):
+// probe or replay, judge, let vitest turn outcomes into test cases (JUnit, blobs for sharding), then
+// write report.json / summary.md and print the summary.
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import type { AgentCapture } from '../capture/exchange.ts';
+import { catalog } from '../checks/catalog.ts';
+import { parseSchemasOption, type SchemaSource } from '../schemas/index.ts';
+import type { AgentReport, RunReport } from '../report/model.ts';
+import { exitCodeOf } from '../report/model.ts';
+import { paintFor, renderTerminalSummary } from '../report/terminal.ts';
+import { captureAll } from './capture-all.ts';
+import type { CollectedRun } from './collector.ts';
+import { judgeCapture } from './judge.ts';
+import { checkSelector, UsageError, type RunOptions } from './options.ts';
+import { createProgress } from './progress.ts';
+import { resolveTargets, type Target } from './resolve.ts';
+import type { AgentSuiteData } from './suite-data.ts';
+import { keysInShard, openVitest } from './vitest-driver.ts';
+import { createWorkspace, suiteRootsIn } from './workspace.ts';
+import { writeReports } from './write-reports.ts';
+
+export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promise<number> {
+  // Everything that can be a usage or config error is decided before anything starts.
+  const select = checkSelector(opts.checks, catalog.map((c) => c.id));
+  const schemaSource = schemasOption(opts.schemas);
+  const { targets, close } = await resolveTargets(opts);
+  const workspace = await createWorkspace(targets.map((t) => t.name));
+  try {
+    const driven = await openVitest({ root: workspace.root, dataDir: workspace.dataDir, outDir: resolve(opts.out), reporters: opts.reporters, concurrency: opts.concurrency, ...(opts.shard ? { shard: opts.shard } : {}) });
+    try {
+      const inShard = await keysInShard(driven.vitest);
+      const chosen = targets.filter((t) => inShard.has(workspace.keys.get(t.name) ?? ''));
+
+      const captures = await sessionsOf(chosen, opts, interrupted);
+      if (opts.record !== undefined) {
+        const { writeRecording } = await import('../capture/recording.ts');
+        await writeRecording(opts.record, captures, chosen.flatMap((t) => [...t.secrets]));
+      }
+
+      const judged = new Map<string, AgentSuiteData>();
+      for (const [i, target] of chosen.entries()) {
+        const capture = captures[i];
+        if (!capture) continue;
+        const data = await judgeCapture(capture, { index: target.index, schemaSource, ...(select ? { select } : {}), ...(target.expect ? { expect: target.expect } : {}), secrets: target.secrets, strict: opts.strict });
+        if (interrupted.aborted && data.facts.incomplete === null) data.facts.incomplete = 'run interrupted';
+        judged.set(target.name, data);
+        await workspace.writeData(target.name, data);
+      }
+
+      let vitestError: string | null = null;
+      try {
+        await driven.vitest.start();
+      } catch (err) {
+        vitestError = err instanceof Error ? err.message : String(err);
+      }
+      const collected = driven.collector.result;
+      const agents = chosen.map((t) => agentReport(t, workspace.keys.get(t.name) ?? '', judged, collected));
+      const cutShort = interrupted.aborted ? 'interrupted' : vitestError ?? (collected?.errors.length ? `vitest: ${collected.errors.join('; ')}` : collected ? null : 'vitest did not finish');
+      return finish({ agents, strict: opts.strict, cutShort }, collected, opts, vitestError ? driven.log() : '');
+    } finally {
+      await driven.vitest.close();
+    }
+  } finally {
+    await close();
+    await workspace.dispose();
+  }
+}
+
+/** Live probes for config / embedded agents, the recording under --replay. Same order as `targets`. */
+async function sessionsOf(targets: readonly Target[], opts: RunOptions, interrupted: AbortSignal): Promise<AgentCapture[]> {
+  const live = targets.flatMap((t) => (t.config ? [t.config] : []));
+  if (!live.length) return targets.flatMap((t) => (t.recorded ? [t.recorded] : []));
+  const progress = createProgress(live.map((a) => a.name), process.stderr, process.env);
+  try {
+    return await captureAll(live, { concurrency: opts.concurrency, signal: interrupted, progress });
+  } finally {
+    progress.close();
+  }
+}
+
+/** The agent as vitest reported it; if its suite never reported, what we judged, marked incomplete. */
+function agentReport(target: Target, key: string, judged: ReadonlyMap<string, AgentSuiteData>, collected: CollectedRun | undefined): AgentReport {
+  const reported = collected?.agents.get(key);
+  if (reported) return reported;
+  const data = judged.get(target.name);
+  const why = `its test suite did not report (${collected?.broken.get(key) ?? 'not run'})`;
+  if (!data) {
+    return { name: target.name, index: target.index, transport: target.config?.transport ?? target.recorded?.agent.transport ?? 'stdio', protocolVersion: null, server: { name: null, version: null }, adcpVersion: null, adcpVersionReason: null, layers: { validate_root: 0, legacy_wrapper: 0, missing: 0, schema: 0 }, reachable: false, incomplete: why, aborted: null, outcomes: [] };
+  }
+  return { ...data.facts, incomplete: data.facts.incomplete ?? why, outcomes: data.outcomes };
+}
+
+/** `--merge-reports DIR`: replay the blobs of sharded runs through the same reporters. */
+export async function mergeRun(opts: RunOptions, blobDir: string): Promise<number> {
+  const root = await suiteRootOfBlobs(blobDir);
+  const scratch = await mkdtemp(join(tmpdir(), 'adcp-conformance-merge-'));
+  try {
+    await mkdir(root, { recursive: true });
+    const driven = await openVitest({ root, dataDir: scratch, outDir: resolve(opts.out), reporters: opts.reporters, concurrency: 1 });
+    try {
+      try {
+        await driven.vitest.mergeReports(resolve(blobDir));
+      } catch (err) {
+        throw new UsageError(`--merge-reports ${blobDir}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      const collected = driven.collector.result;
+      const agents = [...(collected?.agents.values() ?? [])];
+      const problems = [...(collected?.errors ?? []), ...[...(collected?.broken ?? [])].map(([key, why]) => `suite ${key}: ${why}`)];
+      return finish({ agents, strict: opts.strict, cutShort: problems.length ? problems.join('; ') : collected ? null : 'no results in the blobs' }, collected, opts, '');
+    } finally {
+      await driven.vitest.close();
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** vitest identifies merged files by their path under the root: use the one the shards ran with. */
+async function suiteRootOfBlobs(blobDir: string): Promise<string> {
+  let names: string[];
+  try {
+    names = await readdir(blobDir);
+  } catch (err) {
+    throw new UsageError(`--merge-reports ${blobDir}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const roots = new Set<string>();
+  for (const name of names) for (const root of suiteRootsIn(await readFile(join(blobDir, name), 'utf8'))) roots.add(root);
+  if (roots.size === 0) throw new UsageError(`--merge-reports ${blobDir}: no blob report of 'adcp-conformance run --reporter blob' found`);
+  if (roots.size > 1) throw new UsageError(`--merge-reports ${blobDir}: the blobs come from runs over different agent lists (or installs); shard one config, with one install path`);
+  return [...roots][0] ?? '';
+}
+
+async function finish(report: RunReport, collected: CollectedRun | undefined, opts: RunOptions, diagnostics: string): Promise<number> {
+  report.agents.sort((a, b) => a.index - b.index || a.name.localeCompare(b.name));
+  const written = await writeReports(report, collected?.junit ?? [], resolve(opts.out), opts.reporters);
+  if (opts.reporters.has('summary')) {
+    const paint = paintFor(process.stdout, process.env);
+    process.stdout.write(renderTerminalSummary(report, paint));
+    if (written.length) process.stdout.write(paint.dim(`reports: ${written.join(', ')}`) + '\n');
+  }
+  if (diagnostics) process.stderr.write(`vitest output:\n${diagnostics}\n`);
+  return exitCodeOf(report);
+}
+
+function schemasOption(value: string | undefined): SchemaSource {
+  const cacheHome = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  try {
+    return parseSchemasOption(value, join(cacheHome, 'adcp-conformance', 'schemas'));
+  } catch (err) {
+    throw new UsageError(`--schemas: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}

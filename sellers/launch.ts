@@ -1,0 +1,110 @@
+// Starting the embedded reference seller from the harness and from tests: the stdio command line
+// (the harness spawns it itself) and an HTTP seller in a child process on an ephemeral loopback port.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface SellerOptions {
+  faults?: string[];
+  responseMode?: 'json' | 'sse';
+  outputShape?: 'root' | 'legacy';
+  /** Sandbox seller (default true): lists create_media_buy / sync_creatives. */
+  sandbox?: boolean;
+}
+
+/** Absolute path of the seller's JS entry (a tsx shim: no build step). */
+export const SELLER_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), 'reference-seller.js');
+
+const START_TIMEOUT_MS = 30_000;
+const STOP_GRACE_MS = 5_000;
+const STDERR_TAIL_BYTES = 8_192;
+
+function sellerArgs(transport: 'stdio' | 'http', opts: SellerOptions): string[] {
+  const args = [SELLER_ENTRY, '--transport', transport];
+  if (transport === 'http') args.push('--port', '0', '--response-mode', opts.responseMode ?? 'json');
+  if (opts.outputShape) args.push('--output-shape', opts.outputShape);
+  if (opts.sandbox === false) args.push('--no-sandbox');
+  for (const fault of opts.faults ?? []) args.push('--fault', fault);
+  return args;
+}
+
+export function stdioSellerCommand(opts: SellerOptions = {}): { command: string; args: string[] } {
+  return { command: process.execPath, args: sellerArgs('stdio', opts) };
+}
+
+// Children still running when this process exits are killed with it.
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function track(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const c of live) c.kill('SIGKILL');
+    });
+  }
+}
+
+function exited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (exited(child)) return;
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+  try {
+    await gone;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function startHttpSeller(opts: SellerOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
+  const child = spawn(process.execPath, sellerArgs('http', opts), { stdio: ['ignore', 'pipe', 'pipe'] });
+  track(child);
+  let stderrTail = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => {
+    stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
+  });
+
+  const url = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    const fail = (why: string) => {
+      cleanup();
+      void stop(child);
+      reject(new Error(`reference seller did not start: ${why}${stderrTail ? `\n${stderrTail.trim()}` : ''}`));
+    };
+    const onData = (chunk: string) => {
+      stdout += chunk;
+      const newline = stdout.indexOf('\n');
+      if (newline >= 0) {
+        const match = /^listening (http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(stdout.slice(0, newline).trim());
+        cleanup();
+        if (match) resolve(match[1]!);
+        else fail(`unexpected first stdout line '${stdout.slice(0, Math.min(newline, 200))}'`);
+      } else if (stdout.length > 4096) fail('no listening line in the first 4 KiB of stdout');
+    };
+    const onExit = (code: number | null, signal: string | null) => fail(`exited (code ${code}, signal ${signal})`);
+    const onError = (err: Error) => fail(err.message);
+    const timer = setTimeout(() => fail(`no listening line within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+    const cleanup = () => {
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      child.off('exit', onExit);
+      child.off('error', onError);
+    };
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', onData);
+    child.once('exit', onExit);
+    child.once('error', onError);
+  });
+  // Nothing else is expected on stdout; keep draining it so the child never blocks.
+  child.stdout!.resume();
+
+  let closing: Promise<void> | undefined;
+  return { url, close: () => (closing ??= stop(child)) };
+}

@@ -1,0 +1,164 @@
+// The seller over streamable HTTP on 127.0.0.1: one SDK transport + Server per MCP session, JSON or
+// SSE response mode. The two HTTP-only faults bend response headers here.
+import { randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { CALL_TARGET } from './fault-behaviours.ts';
+import { isPlainObject } from './json.ts';
+import type { SellerConfig } from './options.ts';
+import { createSellerServer } from './server.ts';
+import { SellerState } from './state.ts';
+
+/** Request bodies are small JSON-RPC messages; anything bigger is refused before parsing. */
+const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  close(): Promise<void>;
+}
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > MAX_REQUEST_BYTES) return 'too-large';
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Lets `edit` change response headers however the SDK sets them (setHeader, or writeHead with a
+ * header object: what @hono/node-server does).
+ */
+function rewriteHeaders(res: ServerResponse, edit: (name: string, value: unknown) => unknown): void {
+  const setHeader = res.setHeader.bind(res);
+  res.setHeader = (name: string, value: number | string | readonly string[]) =>
+    setHeader(name, edit(name.toLowerCase(), value) as string);
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    const i = typeof rest[0] === 'string' ? 1 : 0;
+    const headers = rest[i];
+    if (isPlainObject(headers)) {
+      const edited: OutgoingHttpHeaders = {};
+      for (const [k, v] of Object.entries(headers)) edited[k] = edit(k.toLowerCase(), v) as string;
+      rest[i] = edited;
+    }
+    for (const name of res.getHeaderNames()) setHeader(name, edit(name, res.getHeader(name)) as string);
+    return writeHead(status, ...rest);
+  }) as typeof res.writeHead;
+}
+
+export interface HttpSeller {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startHttp(config: SellerConfig): Promise<HttpSeller> {
+  const state = new SellerState();
+  const sessions = new Map<string, Session>();
+  // http-session-id-change: ids the server handed out after initialize → the real session id.
+  const aliases = new Map<string, string>();
+  let rotation = 0;
+
+  const openSession = async (): Promise<StreamableHTTPServerTransport> => {
+    const server = createSellerServer(config, state);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: config.responseMode === 'json',
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, close: () => server.close() });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    return transport;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/mcp') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    const sentId = req.headers['mcp-session-id'];
+    let sessionId = typeof sentId === 'string' ? (aliases.get(sentId) ?? sentId) : undefined;
+    if (sessionId !== undefined && sessionId !== sentId) {
+      // Hand the SDK the real id (it reads rawHeaders through @hono/node-server).
+      req.headers['mcp-session-id'] = sessionId;
+      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+        if (req.rawHeaders[i]!.toLowerCase() === 'mcp-session-id') req.rawHeaders[i + 1] = sessionId;
+      }
+    }
+
+    let body: unknown;
+    if (req.method === 'POST') {
+      const raw = await readBody(req);
+      if (raw === 'too-large') return jsonRpcError(res, 413, -32600, 'Request body too large');
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        return jsonRpcError(res, 400, -32700, 'Parse error');
+      }
+    }
+
+    let transport = sessionId !== undefined ? sessions.get(sessionId)?.transport : undefined;
+    if (!transport) {
+      if (sessionId !== undefined) return jsonRpcError(res, 404, -32001, 'Session not found');
+      if (req.method !== 'POST' || !isInitializeRequest(body)) {
+        return jsonRpcError(res, 400, -32000, 'Bad Request: no valid session; send initialize first');
+      }
+      transport = await openSession();
+      sessionId = undefined;
+    }
+
+    const method = isPlainObject(body) && typeof body['method'] === 'string' ? body['method'] : undefined;
+    const params = isPlainObject(body) ? body['params'] : undefined;
+    const tool = method === 'tools/call' && isPlainObject(params) ? params['name'] : undefined;
+    if (config.faults.has('http-bad-content-type') && tool === CALL_TARGET) {
+      rewriteHeaders(res, (name, value) => (name === 'content-type' ? 'text/plain; charset=utf-8' : value));
+    }
+    if (config.faults.has('http-session-id-change') && method !== 'initialize') {
+      rewriteHeaders(res, (name, value) => {
+        if (name !== 'mcp-session-id' || typeof value !== 'string') return value;
+        const fresh = `${aliases.get(value) ?? value}.r${++rotation}`;
+        aliases.set(fresh, aliases.get(value) ?? value);
+        return fresh;
+      });
+    }
+    await transport.handleRequest(req, res, body);
+  };
+
+  const httpServer = http.createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      process.stderr.write(`reference-seller: HTTP handler failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      if (!res.headersSent) jsonRpcError(res, 500, -32603, 'Internal error');
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.port, '127.0.0.1', () => resolve());
+  });
+  const port = (httpServer.address() as AddressInfo).port;
+
+  return {
+    port,
+    close: async () => {
+      await Promise.allSettled([...sessions.values()].map((s) => s.close()));
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// Entry of the reference seller process (sellers/reference-seller.js loads it through tsx).
+// HTTP: prints exactly one line `listening http://127.0.0.1:<port>/mcp` on stdout, then nothing else.
+import { startHttp } from './http.ts';
+import { parseSellerArgs, USAGE, UsageError } from './options.ts';
+import { startStdio } from './stdio.ts';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = parseSellerArgs(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`reference-seller: ${err.message}\n${USAGE}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  if (config.transport === 'stdio') {
+    await startStdio(config);
+    return;
+  }
+  const seller = await startHttp(config);
+  process.stdout.write(`listening http://127.0.0.1:${seller.port}/mcp\n`);
+  process.stderr.write(
+    `reference-seller: HTTP (${config.responseMode}) on port ${seller.port} (faults: ${[...config.faults].join(', ') || 'none'})\n`,
+  );
+  const stop = () => {
+    void seller.close().finally(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`reference-seller: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

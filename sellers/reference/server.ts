@@ -1,0 +1,142 @@
+// One MCP session of the reference seller: the SDK's low-level Server with tools/list and tools/call
+// handlers, fault hooks applied along the call path.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  type InitializeRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import { AdcpFailure, type AdcpErrorBody } from './adcp-error.ts';
+import { SELLER_NAME, SELLER_VERSION } from './catalog.ts';
+import { errorResult, payloadOf, sanitizeError, successResult, type ToolResult } from './envelope.ts';
+import { behaviours, type FaultBehaviour, type Takeover } from './fault-behaviours.ts';
+import { inputSchemas } from './input-schemas.ts';
+import { cloneJson, isPlainObject, type JsonObject } from './json.ts';
+import type { SellerConfig } from './options.ts';
+import { outputSchemaFor } from './output-schemas.ts';
+import type { SellerState } from './state.ts';
+import { toolSpecs, type ToolSpec } from './tools.ts';
+import { validateArguments } from './validate-input.ts';
+
+export function activeBehaviours(config: SellerConfig): FaultBehaviour[] {
+  return [...config.faults].map((name) => behaviours[name]).filter((b): b is FaultBehaviour => b !== undefined);
+}
+
+/** tools/list as this seller advertises it (fault hooks applied); fresh objects on every call. */
+export function advertisedTools(config: SellerConfig): JsonObject[] {
+  const tools: JsonObject[] = toolSpecs
+    .filter((spec) => config.sandbox || !spec.mutating)
+    .map((spec) => ({
+      name: spec.name,
+      description: spec.description,
+      inputSchema: cloneJson(inputSchemas[spec.name]),
+      outputSchema: outputSchemaFor(spec, config.outputShape),
+      annotations: { readOnlyHint: !spec.mutating, idempotentHint: true },
+    }));
+  for (const b of activeBehaviours(config)) b.tools?.(tools);
+  return tools;
+}
+
+function log(message: string): void {
+  process.stderr.write(`reference-seller: ${message}\n`);
+}
+
+/** Carries out a takeover: never answer, die, or answer with a JSON-RPC error. */
+function takeOver(takeover: Takeover, tool: string): Promise<never> {
+  switch (takeover.kind) {
+    case 'hang':
+      log(`fault: leaving tools/call ${tool} unanswered`);
+      return new Promise<never>(() => {});
+    case 'crash':
+      log(`fault: exiting while handling tools/call ${tool}`);
+      return process.exit(70);
+    case 'jsonrpc-error':
+      throw new McpError(takeover.code, takeover.message);
+  }
+}
+
+export interface SessionHooks {
+  /** Runs before a tools/call answer is handed to the transport (stdio logs fault). */
+  beforeAnswer?(tool: string): void;
+}
+
+export function createSellerServer(config: SellerConfig, state: SellerState, hooks: SessionHooks = {}): Server {
+  const server = new Server({ name: SELLER_NAME, version: SELLER_VERSION }, { capabilities: { tools: { listChanged: false } } });
+  const active = activeBehaviours(config);
+  const env = { state, sandbox: config.sandbox };
+  // Only listed tools are served (a fault may hide one, or add names that are not ours).
+  const served = new Set(advertisedTools(config).map((t) => t['name']));
+
+  if (active.some((b) => b.initialize)) {
+    // Re-register initialize to bend the SDK's own answer (`_oninitialize` keeps the session state right).
+    const sdk = server as unknown as { _oninitialize(r: InitializeRequest): Promise<JsonObject> };
+    server.setRequestHandler(InitializeRequestSchema, async (request) => {
+      const result = { ...(await sdk._oninitialize(request)) };
+      for (const b of active) b.initialize?.(result);
+      return result as never;
+    });
+  }
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: advertisedTools(config) }) as never);
+
+  const errorAnswer = (error: AdcpErrorBody, context: JsonObject | undefined): unknown => {
+    const body = sanitizeError(error);
+    for (const b of active) b.error?.(body);
+    let result: unknown = errorResult(body, context);
+    for (const b of active) if (b.errorResult) result = b.errorResult(result as ToolResult);
+    return result;
+  };
+
+  const answer = async (name: string, rawArgs: unknown): Promise<unknown> => {
+    for (const b of active) {
+      const takeover = b.takeover?.(name);
+      if (takeover) return takeOver(takeover, name);
+    }
+    const args: JsonObject = isPlainObject(rawArgs) ? rawArgs : {};
+    const context = isPlainObject(args['context']) ? args['context'] : undefined;
+    const spec: ToolSpec | undefined = served.has(name) ? toolSpecs.find((s) => s.name === name) : undefined;
+    if (!spec) {
+      return errorAnswer(
+        { code: 'UNSUPPORTED_FEATURE', message: `This seller does not serve the tool '${name}'`, recovery: 'terminal', field: 'name' },
+        context,
+      );
+    }
+    let body: JsonObject;
+    try {
+      validateArguments(spec.name, args);
+      body = spec.run(args, env);
+    } catch (err) {
+      if (err instanceof AdcpFailure) {
+        const invalid = active.find((b) => b.invalidInput)?.invalidInput;
+        if (invalid && err.body.code === 'VALIDATION_ERROR') return takeOver(invalid, name);
+        return errorAnswer(err.body, context);
+      }
+      // A bug of ours: say so without leaking internals; the details go to stderr.
+      log(`internal error in ${name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      return errorAnswer({ code: 'INTERNAL_ERROR', message: 'The seller failed to process the request', recovery: 'terminal' }, context);
+    }
+    const payload = payloadOf(body, context);
+    let text: 'summary' | undefined;
+    for (const b of active) text = b.payload?.(spec.name, payload)?.text ?? text;
+    let result: unknown = successResult(spec, payload, { shape: config.outputShape, ...(text ? { text } : {}) });
+    for (const b of active) {
+      const replaced = b.result?.({ tool: spec.name, payload, result: result as ToolResult });
+      if (replaced !== undefined) result = replaced;
+    }
+    return result;
+  };
+
+  // Registered through Protocol, not Server: Server's override parses every tools/call result with
+  // the SDK's CallToolResultSchema (and answers −32602 on a mismatch), which would refuse the very
+  // results the faults must put on the wire. Request validation is ours (validate-input.ts).
+  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request) => {
+    const result = await answer(request.params.name, request.params.arguments);
+    hooks.beforeAnswer?.(request.params.name);
+    return result as never;
+  });
+
+  return server;
+}

@@ -1,0 +1,19 @@
+// The seller over stdio: MCP on stdin/stdout, logs on stderr only (the `stdout-logs` fault aside).
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { SellerConfig } from './options.ts';
+import { createSellerServer } from './server.ts';
+import { SellerState } from './state.ts';
+
+export async function startStdio(config: SellerConfig): Promise<void> {
+  const logToStdout = config.faults.has('stdout-logs');
+  const server = createSellerServer(config, new SellerState(), {
+    // Written synchronously before the SDK writes the answer on the same stream: ordered.
+    beforeAnswer: logToStdout ? (tool) => void process.stdout.write(`[reference-seller] answering tools/call ${tool}\n`) : undefined,
+  });
+  await server.connect(new StdioServerTransport());
+  // The client closing our stdin ends the session (a hung call must not keep the process alive).
+  process.stdin.on('end', () => {
+    void server.close().finally(() => process.exit(0));
+  });
+  process.stderr.write(`reference-seller: serving MCP on stdio (faults: ${[...config.faults].join(', ') || 'none'})\n`);
+}
