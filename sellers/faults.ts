@@ -245,6 +245,12 @@ export const faults: Fault[] = [
     trips: ['schema.legacy-wrapper', 'envelope.status', 'envelope.context-echo', 'envelope.text-mirror', 'schema.adcp-response'],
   },
   {
+    name: 'legacy-result-wrapper',
+    description:
+      'a stale process: tools/list advertises the root shape ($ref into $defs) but meta-id tools still answer {result:{…}}; the text mirrors the inner payload',
+    trips: ['schema.legacy-wrapper', 'envelope.status', 'envelope.context-echo', 'envelope.text-mirror', 'schema.adcp-response'],
+  },
+  {
     name: 'adcp-response-missing-required',
     description: "list_creative_formats payload drops the required 'formats' (AdCP response schema: required property at pointer /formats)",
     trips: ['schema.adcp-response'],

@@ -21,7 +21,7 @@ const STDERR_TAIL_BYTES = 8_192;
 
 function sellerArgs(transport: 'stdio' | 'http', opts: SellerOptions): string[] {
   const args = [SELLER_ENTRY, '--transport', transport];
-  if (transport === 'http') args.push('--port', '0', '--response-mode', opts.responseMode ?? 'json');
+  if (transport === 'http') args.push('--port', '0', '--response-mode', opts.responseMode ?? 'json', '--exit-on-stdin-end');
   if (opts.outputShape) args.push('--output-shape', opts.outputShape);
   if (opts.sandbox === false) args.push('--no-sandbox');
   for (const fault of opts.faults ?? []) args.push('--fault', fault);
@@ -63,7 +63,8 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 export async function startHttpSeller(opts: SellerOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
-  const child = spawn(process.execPath, sellerArgs('http', opts), { stdio: ['ignore', 'pipe', 'pipe'] });
+  // stdin is a pipe we never write: when this process dies, it closes and the seller exits too.
+  const child = spawn(process.execPath, sellerArgs('http', opts), { stdio: ['pipe', 'pipe', 'pipe'] });
   track(child);
   let stderrTail = '';
   child.stderr!.setEncoding('utf8');

@@ -102,6 +102,12 @@ function layerOf(
   return { target, result: s.result, schema };
 }
 
+/** The SDK 2.0–2.3 output schema shape: the payload declared under a required `result` property. */
+export function describesResultWrapper(schema: unknown): boolean {
+  const required = own(schema, 'required');
+  return Array.isArray(required) && required.includes('result') && isObject(own(own(schema, 'properties'), 'result'));
+}
+
 export const outputConformance: ExchangeCheck = {
   id: 'schema.output-conformance',
   scope: 'exchange',
@@ -113,10 +119,14 @@ export const outputConformance: ExchangeCheck = {
     const layer = layerOf(x, ctx);
     if ('skip' in layer) return skip(layer.skip);
     if (!ctx.schemas) return skip('no schema service');
-    const instance = layerInstance(layer.target, layer.result);
+    // legacy_wrapper: the inner object is what the schema describes — unless the advertised schema is
+    // itself the 2.0–2.3 wrap ({properties:{result:…}, required:["result"]}); then the wrapper is
+    // validated against it, which validates the inner object against `properties.result`.
+    const wholeWrapper = layer.target === 'legacy_wrapper' && describesResultWrapper(layer.schema);
+    const instance = wholeWrapper ? layerInstance('validate_root', layer.result) : layerInstance(layer.target, layer.result);
     const verdict = ctx.schemas.validateOutput(x.tool, layer.schema, instance);
     if ('skip' in verdict) return skip(verdict.skip);
-    const base = layer.target === 'legacy_wrapper' ? '/result/structuredContent/result' : '/result/structuredContent';
+    const base = layer.target === 'legacy_wrapper' && !wholeWrapper ? '/result/structuredContent/result' : '/result/structuredContent';
     const first = verdict.errors[0];
     return first ? schemaFail(base, first, verdict.errors.length) : pass();
   },

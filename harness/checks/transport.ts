@@ -114,6 +114,10 @@ function mediaType(contentType: unknown): string | null {
   return contentType.split(';')[0]!.trim().toLowerCase();
 }
 
+function carriesRequest(method: unknown): boolean {
+  return typeof method === 'string' && !/^[A-Z]+$/.test(method) && !method.startsWith('notifications/');
+}
+
 export const httpResponse: AgentCheck = {
   id: 'transport.http-response',
   scope: 'agent',
@@ -129,7 +133,9 @@ export const httpResponse: AgentCheck = {
     let session: string | undefined = a.http?.sessionId ?? (initIndex >= 0 ? observations[initIndex]!.sessionId : undefined);
     for (let i = 0; i < observations.length; i++) {
       const o = observations[i]!;
-      if (!isObject(o)) continue;
+      // Only POSTs that carried a JSON-RPC request owe a JSON / SSE answer: not notifications (202, no
+      // body), not the session-closing DELETE or a GET stream the harness records by HTTP verb.
+      if (!isObject(o) || !carriesRequest(o.method)) continue;
       const answered = o.status >= 200 && o.status < 300 && o.status !== 202 && o.status !== 204;
       if (answered && !STREAMABLE_TYPES.includes(mediaType(o.contentType) ?? '')) {
         return one('http', fail(`/http/observations/${i}/contentType`, `${STREAMABLE_TYPES.join(' or ')} (${String(o.method)})`, preview(o.contentType ?? undefined)));

@@ -17,7 +17,6 @@ import { checkSelector, UsageError, type RunOptions } from './options.ts';
 import { createProgress } from './progress.ts';
 import { resolveTargets, type Target } from './resolve.ts';
 import type { AgentSuiteData } from './suite-data.ts';
-import { keysInShard, openVitest } from './vitest-driver.ts';
 import { createWorkspace, suiteRootsIn } from './workspace.ts';
 import { writeReports } from './write-reports.ts';
 
@@ -26,14 +25,19 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
   const select = checkSelector(opts.checks, catalog.map((c) => c.id));
   const schemaSource = schemasOption(opts.schemas);
   const { targets, close } = await resolveTargets(opts);
+  // vitest takes seconds to import: load it while the agents are being probed.
+  const vitestDriver = import('./vitest-driver.ts');
   const workspace = await createWorkspace(targets.map((t) => t.name));
+  // Unsharded, every agent runs: probe at once. Sharded, vitest first says which agents are ours.
+  const probing = opts.shard ? undefined : sessionsOf(targets, opts, interrupted);
   try {
+    const { keysInShard, openVitest } = await vitestDriver;
     const driven = await openVitest({ root: workspace.root, dataDir: workspace.dataDir, outDir: resolve(opts.out), reporters: opts.reporters, concurrency: opts.concurrency, ...(opts.shard ? { shard: opts.shard } : {}) });
     try {
       const inShard = await keysInShard(driven.vitest);
-      const chosen = targets.filter((t) => inShard.has(workspace.keys.get(t.name) ?? ''));
+      const chosen = probing ? targets : targets.filter((t) => inShard.has(workspace.keys.get(t.name) ?? ''));
 
-      const captures = await sessionsOf(chosen, opts, interrupted);
+      const captures = await (probing ?? sessionsOf(chosen, opts, interrupted));
       if (opts.record !== undefined) {
         const { writeRecording } = await import('../capture/recording.ts');
         await writeRecording(opts.record, captures, chosen.flatMap((t) => [...t.secrets]));
@@ -63,6 +67,7 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
       await driven.vitest.close();
     }
   } finally {
+    await probing; // never rejects (captureAgent never throws); lets sellers close before we stop them
     await close();
     await workspace.dispose();
   }
@@ -72,7 +77,7 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
 async function sessionsOf(targets: readonly Target[], opts: RunOptions, interrupted: AbortSignal): Promise<AgentCapture[]> {
   const live = targets.flatMap((t) => (t.config ? [t.config] : []));
   if (!live.length) return targets.flatMap((t) => (t.recorded ? [t.recorded] : []));
-  const progress = createProgress(live.map((a) => a.name), process.stderr, process.env);
+  const progress = createProgress(live.map((a) => a.name), process.stderr, process.env, live.flatMap((a) => a.secrets));
   try {
     return await captureAll(live, { concurrency: opts.concurrency, signal: interrupted, progress });
   } finally {
@@ -98,6 +103,7 @@ export async function mergeRun(opts: RunOptions, blobDir: string): Promise<numbe
   const scratch = await mkdtemp(join(tmpdir(), 'adcp-conformance-merge-'));
   try {
     await mkdir(root, { recursive: true });
+    const { openVitest } = await import('./vitest-driver.ts');
     const driven = await openVitest({ root, dataDir: scratch, outDir: resolve(opts.out), reporters: opts.reporters, concurrency: 1 });
     try {
       try {
@@ -149,6 +155,7 @@ function schemasOption(value: string | undefined): SchemaSource {
   try {
     return parseSchemasOption(value, join(cacheHome, 'adcp-conformance', 'schemas'));
   } catch (err) {
-    throw new UsageError(`--schemas: ${err instanceof Error ? err.message : String(err)}`);
+    const message = err instanceof Error ? err.message : String(err);
+    throw new UsageError(message.startsWith('--schemas') ? message : `--schemas: ${message}`);
   }
 }

@@ -5,6 +5,7 @@ import type { ToolResult } from './envelope.ts';
 import { cloneJson, isPlainObject, type JsonObject } from './json.ts';
 import type { OutputShape } from './output-schemas.ts';
 import { defName } from './output-schemas.ts';
+import { toolSpecs } from './tools.ts';
 
 /** How a fault takes a whole tools/call over before any tool code runs. */
 export type Takeover =
@@ -35,6 +36,8 @@ export interface FaultBehaviour {
   error?(error: AdcpErrorBody): void;
   /** Replaces a built error result. */
   errorResult?(result: ToolResult): unknown;
+  /** Streams this tool's success answer with structuredContent padded to `bytes` (streamed-answer.ts). */
+  stream?: { tool: string; bytes: number };
   /** Implemented by the transport module itself (stdout logs, HTTP headers). */
   transport?: 'stdio-stdout' | 'http-content-type' | 'http-session-id';
 }
@@ -110,12 +113,7 @@ export const behaviours: Record<string, FaultBehaviour> = {
   'http-session-id-change': { transport: 'http-session-id' },
   'hang-on-call': { takeover: (tool) => (tool === CALL_TARGET ? { kind: 'hang' } : undefined) },
   'crash-mid-call': { takeover: (tool) => (tool === CALL_TARGET ? { kind: 'crash' } : undefined) },
-  'oversize-structured-50mib': {
-    payload: onTarget((p) => {
-      padTo(p, 50 * ONE_MIB);
-      return { text: 'summary' };
-    }),
-  },
+  'oversize-structured-50mib': { stream: { tool: SUCCESS_TARGET, bytes: 50 * ONE_MIB } },
 
   // envelope
   'is-error-string': {
@@ -298,6 +296,11 @@ export const behaviours: Record<string, FaultBehaviour> = {
     },
   },
   'legacy-output-shape': { outputShape: 'legacy' },
+  'legacy-result-wrapper': {
+    // A stale process: tools/list already says root shape (2.4.0), answers still come wrapped.
+    result: ({ tool, result }) =>
+      toolSpecs.find((s) => s.name === tool)?.metaId ? { ...result, structuredContent: { result: result.structuredContent } } : undefined,
+  },
   'adcp-response-missing-required': {
     payload: (tool, p) => {
       if (tool === MISSING_REQUIRED_TARGET) delete p['formats'];

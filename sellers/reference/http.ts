@@ -8,7 +8,8 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { CALL_TARGET } from './fault-behaviours.ts';
 import { isPlainObject } from './json.ts';
 import type { SellerConfig } from './options.ts';
-import { createSellerServer } from './server.ts';
+import { createSellerServer, streamedAnswerFor } from './server.ts';
+import { writePieces } from './streamed-answer.ts';
 import { SellerState } from './state.ts';
 
 /** Request bodies are small JSON-RPC messages; anything bigger is refused before parsing. */
@@ -56,6 +57,22 @@ function rewriteHeaders(res: ServerResponse, edit: (name: string, value: unknown
     for (const name of res.getHeaderNames()) setHeader(name, edit(name, res.getHeader(name)) as string);
     return writeHead(status, ...rest);
   }) as typeof res.writeHead;
+}
+
+/** Writes a streamed JSON-RPC answer as the SDK would frame it (JSON body, or one SSE event). */
+async function streamHttpAnswer(res: ServerResponse, pieces: Iterable<string>, mode: 'json' | 'sse', sessionId: string | undefined): Promise<void> {
+  res.writeHead(200, {
+    'content-type': mode === 'json' ? 'application/json' : 'text/event-stream',
+    ...(mode === 'sse' ? { 'cache-control': 'no-cache' } : {}),
+    ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
+  });
+  const framed = function* (): Generator<string> {
+    if (mode === 'sse') yield 'event: message\ndata: ';
+    yield* pieces;
+    if (mode === 'sse') yield '\n\n';
+  };
+  await writePieces(res, framed());
+  res.end();
 }
 
 export interface HttpSeller {
@@ -136,6 +153,10 @@ export async function startHttp(config: SellerConfig): Promise<HttpSeller> {
         aliases.set(fresh, aliases.get(value) ?? value);
         return fresh;
       });
+    }
+    if (tool !== undefined && isPlainObject(body) && (typeof body['id'] === 'string' || typeof body['id'] === 'number')) {
+      const pieces = streamedAnswerFor(config, state, tool, isPlainObject(params) ? params['arguments'] : undefined, body['id']);
+      if (pieces) return streamHttpAnswer(res, pieces, config.responseMode, transport.sessionId);
     }
     await transport.handleRequest(req, res, body);
   };

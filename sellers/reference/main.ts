@@ -25,10 +25,16 @@ async function main(): Promise<void> {
     `reference-seller: HTTP (${config.responseMode}) on port ${seller.port} (faults: ${[...config.faults].join(', ') || 'none'})\n`,
   );
   const stop = () => {
+    // A hung call or a stuck client must not keep a stopping seller alive.
+    setTimeout(() => process.exit(0), 2_000).unref();
     void seller.close().finally(() => process.exit(0));
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  if (config.exitOnStdinEnd) {
+    process.stdin.once('end', stop);
+    process.stdin.resume();
+  }
 }
 
 main().catch((err: unknown) => {

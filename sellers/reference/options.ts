@@ -1,6 +1,6 @@
 // Command line of the reference seller:
 //   node sellers/reference-seller.js --transport stdio|http [--port N] [--response-mode json|sse]
-//     [--output-shape root|legacy] [--fault NAME]… [--no-sandbox]
+//     [--output-shape root|legacy] [--fault NAME]… [--no-sandbox] [--exit-on-stdin-end]
 import { parseArgs } from 'node:util';
 import { faults } from '../faults.ts';
 import { behaviours } from './fault-behaviours.ts';
@@ -19,13 +19,15 @@ export interface SellerConfig {
    * read-only seller.
    */
   sandbox: boolean;
+  /** HTTP: exit when stdin ends (launch.ts gives the child a pipe, so it dies with its parent). */
+  exitOnStdinEnd: boolean;
 }
 
 export class UsageError extends Error {}
 
 export const USAGE = [
   'usage: reference-seller --transport stdio|http [--port N] [--response-mode json|sse]',
-  '                        [--output-shape root|legacy] [--fault NAME]... [--no-sandbox]',
+  '                        [--output-shape root|legacy] [--fault NAME]... [--no-sandbox] [--exit-on-stdin-end]',
   `faults: ${faults.map((f) => f.name).join(', ')}`,
 ].join('\n');
 
@@ -48,6 +50,7 @@ export function parseSellerArgs(argv: string[]): SellerConfig {
         fault: { type: 'string', multiple: true },
         sandbox: { type: 'boolean' },
         'no-sandbox': { type: 'boolean' },
+        'exit-on-stdin-end': { type: 'boolean' },
       },
       strict: true,
       allowPositionals: false,
@@ -76,5 +79,6 @@ export function parseSellerArgs(argv: string[]): SellerConfig {
     outputShape,
     faults: names,
     sandbox: v['no-sandbox'] !== true,
+    exitOnStdinEnd: v['exit-on-stdin-end'] === true,
   };
 }

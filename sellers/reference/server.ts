@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AdcpFailure, type AdcpErrorBody } from './adcp-error.ts';
 import { SELLER_NAME, SELLER_VERSION } from './catalog.ts';
+import { streamedAnswer } from './streamed-answer.ts';
 import { errorResult, payloadOf, sanitizeError, successResult, type ToolResult } from './envelope.ts';
 import { behaviours, type FaultBehaviour, type Takeover } from './fault-behaviours.ts';
 import { inputSchemas } from './input-schemas.ts';
@@ -61,6 +62,31 @@ function takeOver(takeover: Takeover, tool: string): Promise<never> {
 export interface SessionHooks {
   /** Runs before a tools/call answer is handed to the transport (stdio logs fault). */
   beforeAnswer?(tool: string): void;
+  /** Writes a whole JSON-RPC answer piece by piece, past the SDK (stdio; HTTP streams in http.ts). */
+  stream?(pieces: Iterable<string>): Promise<void>;
+}
+
+/** The streamed-answer fault aimed at `tool`, if active. */
+export function streamedFault(config: SellerConfig, tool: unknown): { tool: string; bytes: number } | undefined {
+  return activeBehaviours(config).find((b) => b.stream && b.stream.tool === tool)?.stream;
+}
+
+/**
+ * The streamed answer of a tools/call under the 50 MiB fault, or undefined when the call would not
+ * succeed (bad input: the ordinary path answers it).
+ */
+export function streamedAnswerFor(config: SellerConfig, state: SellerState, tool: unknown, rawArgs: unknown, id: string | number): Iterable<string> | undefined {
+  const fault = streamedFault(config, tool);
+  const spec = toolSpecs.find((s) => s.name === tool);
+  if (!fault || !spec) return undefined;
+  const args: JsonObject = isPlainObject(rawArgs) ? rawArgs : {};
+  try {
+    validateArguments(spec.name, args);
+    const body = spec.run(args, { state, sandbox: config.sandbox });
+    return streamedAnswer(id, spec, payloadOf(body, isPlainObject(args['context']) ? args['context'] : undefined), fault.bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 export function createSellerServer(config: SellerConfig, state: SellerState, hooks: SessionHooks = {}): Server {
@@ -90,7 +116,7 @@ export function createSellerServer(config: SellerConfig, state: SellerState, hoo
     return result;
   };
 
-  const answer = async (name: string, rawArgs: unknown): Promise<unknown> => {
+  const answer = async (name: string, rawArgs: unknown, requestId: string | number): Promise<unknown> => {
     for (const b of active) {
       const takeover = b.takeover?.(name);
       if (takeover) return takeOver(takeover, name);
@@ -119,6 +145,11 @@ export function createSellerServer(config: SellerConfig, state: SellerState, hoo
       return errorAnswer({ code: 'INTERNAL_ERROR', message: 'The seller failed to process the request', recovery: 'terminal' }, context);
     }
     const payload = payloadOf(body, context);
+    const streamed = streamedFault(config, spec.name);
+    if (streamed && hooks.stream) {
+      await hooks.stream(streamedAnswer(requestId, spec, payload, streamed.bytes));
+      return new Promise<never>(() => {}); // answered already: the SDK must not send a second one
+    }
     let text: 'summary' | undefined;
     for (const b of active) text = b.payload?.(spec.name, payload)?.text ?? text;
     let result: unknown = successResult(spec, payload, { shape: config.outputShape, ...(text ? { text } : {}) });
@@ -132,8 +163,8 @@ export function createSellerServer(config: SellerConfig, state: SellerState, hoo
   // Registered through Protocol, not Server: Server's override parses every tools/call result with
   // the SDK's CallToolResultSchema (and answers −32602 on a mismatch), which would refuse the very
   // results the faults must put on the wire. Request validation is ours (validate-input.ts).
-  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request) => {
-    const result = await answer(request.params.name, request.params.arguments);
+  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request, extra) => {
+    const result = await answer(request.params.name, request.params.arguments, extra.requestId);
     hooks.beforeAnswer?.(request.params.name);
     return result as never;
   });

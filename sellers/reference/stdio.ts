@@ -1,6 +1,7 @@
 // The seller over stdio: MCP on stdin/stdout, logs on stderr only (the `stdout-logs` fault aside).
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { SellerConfig } from './options.ts';
+import { writePieces } from './streamed-answer.ts';
 import { createSellerServer } from './server.ts';
 import { SellerState } from './state.ts';
 
@@ -9,6 +10,8 @@ export async function startStdio(config: SellerConfig): Promise<void> {
   const server = createSellerServer(config, new SellerState(), {
     // Written synchronously before the SDK writes the answer on the same stream: ordered.
     beforeAnswer: logToStdout ? (tool) => void process.stdout.write(`[reference-seller] answering tools/call ${tool}\n`) : undefined,
+    // A streamed answer is one JSON line like any other (calls come one at a time from the harness).
+    stream: (pieces) => writePieces(process.stdout, withNewline(pieces)),
   });
   await server.connect(new StdioServerTransport());
   // The client closing our stdin ends the session (a hung call must not keep the process alive).
@@ -16,4 +19,9 @@ export async function startStdio(config: SellerConfig): Promise<void> {
     void server.close().finally(() => process.exit(0));
   });
   process.stderr.write(`reference-seller: serving MCP on stdio (faults: ${[...config.faults].join(', ') || 'none'})\n`);
+}
+
+function* withNewline(pieces: Iterable<string>): Generator<string> {
+  yield* pieces;
+  yield '\n';
 }

@@ -100,9 +100,24 @@ function getMediaBuyDelivery(args: JsonObject, env: ToolEnv): JsonObject {
       media_buy_id: b.media_buy_id,
       status: b.status,
       totals: { impressions: 0, spend: 0 },
-      by_package: b.packages.map((p) => ({ package_id: p.package_id, impressions: 0, spend: 0 })),
+      by_package: b.packages.map((p) => ({
+        package_id: p.package_id,
+        impressions: 0,
+        spend: 0,
+        pricing_model: 'cpm',
+        rate: rateOf(p.product_id, p.pricing_option_id),
+        currency: b.currency,
+      })),
     })),
   };
+}
+
+/** The CPM a package books at: the option's fixed price, else its floor (0 for sandbox-only products). */
+function rateOf(productId: string, pricingOptionId: string): number {
+  const option = catalog.products
+    .find((p) => p.product_id === productId)
+    ?.pricing_options.find((o) => o.pricing_option_id === pricingOptionId) as { fixed_price?: number; floor_price?: number } | undefined;
+  return option?.fixed_price ?? option?.floor_price ?? 0;
 }
 
 function getSignals(): JsonObject {

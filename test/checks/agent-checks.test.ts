@@ -65,6 +65,11 @@ describe('transport.http-response', () => {
   test('JSON / SSE with a stable session passes; 202 without a body is fine', () => {
     expect(only(transport.httpResponse, http([init, { method: 'notifications/initialized', status: 202, contentType: null }, { method: 'tools/call', status: 200, contentType: 'text/event-stream', sessionId: 's1' }], 's1'))).toBe('pass');
   });
+  test('the session-closing DELETE and notifications owe no JSON body', () => {
+    const closing = { method: 'DELETE', status: 200, contentType: null };
+    const note = { method: 'notifications/initialized', status: 200, contentType: 'text/plain' };
+    expect(only(transport.httpResponse, http([init, note, closing], 's1'))).toBe('pass');
+  });
   test('another content type, a changed session id, or 404 on its own session fails', () => {
     expect(only(transport.httpResponse, http([init, { method: 'tools/call', status: 200, contentType: 'text/plain' }], 's1'))).toBe('fail');
     expect(only(transport.httpResponse, http([init, { method: 'tools/call', status: 200, contentType: 'application/json', sessionId: 's2' }], 's1'))).toBe('fail');
@@ -136,6 +141,14 @@ describe('schema.output-conformance and schema.legacy-wrapper', () => {
     const x = result(success({ result: payload() }), adv(meta));
     expect(statusOf(schema.outputConformance, x, { schemas: s })).toBe('pass');
     expect(s.asked[0]).toEqual(payload());
+    expect(statusOf(schema.legacyWrapper, x)).toBe('warn');
+  });
+  test('legacy_wrapper under a 2.0–2.3 wrap-shaped schema validates the wrapper against it (inner against properties.result)', () => {
+    const wrapShape = { type: 'object', properties: { result: { $ref: '#/$defs/P' } }, required: ['result'], $defs: { P: { type: 'object' } } };
+    const s = fakeSchemas({});
+    const x = result(success({ result: payload() }), adv(wrapShape));
+    expect(statusOf(schema.outputConformance, x, { schemas: s })).toBe('pass');
+    expect(s.asked[0]).toEqual({ result: payload() });
     expect(statusOf(schema.legacyWrapper, x)).toBe('warn');
   });
   test('the config override of metaIdTool is honoured', () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -63,8 +63,12 @@ describe('decorateJunit', () => {
     }
   })();
   test.skipIf(!existsSync(xsd) || !xmllint)('the result validates against junit-10.xsd (skipped: ../shared or xmllint absent)', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'junit-')), 'junit.xml');
-    writeFileSync(file, out);
-    execFileSync('xmllint', ['--noout', '--schema', xsd, file], { stdio: 'pipe' });
+    const dir = mkdtempSync(join(tmpdir(), 'junit-'));
+    try {
+      writeFileSync(join(dir, 'junit.xml'), out);
+      execFileSync('xmllint', ['--noout', '--schema', xsd, join(dir, 'junit.xml')], { stdio: 'pipe' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -49,7 +49,7 @@ export async function junitCases(file: string): Promise<string[]> {
   const xml = await readFile(file, 'utf8');
   const cases: string[] = [];
   let suite = '';
-  for (const m of xml.matchAll(/<(testsuite|testcase)\s[^>]*?name="([^"]*)"/g)) {
+  for (const m of xml.matchAll(/<(testsuite|testcase)\b[^>]*?\sname="([^"]*)"/g)) {
     if (m[1] === 'testsuite') suite = m[2] ?? '';
     else cases.push(`${suite} :: ${m[2] ?? ''}`);
   }

@@ -1,15 +1,23 @@
 // `adcp-conformance run` end to end: the CLI as a child process against the embedded reference seller
 // (stdio + loopback HTTP), a faulty seller, an unreachable one and a bad config.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { stdioSellerCommand } from '../../sellers/launch.ts';
 import { canValidateJunit, junitCases, outcomeSet, readReport, runCli, validateJunit, type CliResult } from './cli.helpers.ts';
 
-const tmp = (name: string) => mkdtemp(join(tmpdir(), `adcp-cli-${name}-`));
+const dirs: string[] = [];
+async function tmp(name: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `adcp-cli-${name}-`));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
 
 describe('run with no config: the embedded reference seller', () => {
   let out: string;
@@ -65,12 +73,12 @@ describe('run with no config: the embedded reference seller', () => {
   test('--replay of the recording judges offline to the same outcomes; --agent and --check narrow it', async () => {
     const replayOut = await tmp('replay');
     const replay = await runCli(['run', '--replay', recording, '--out', replayOut]);
-    expect(replay.code, replay.stdout + replay.stderr).toBe(0);
+    expect(replay.code, replay.stdout + replay.stderr).toBe(result.code);
     expect(outcomeSet(await readReport(replayOut))).toEqual(outcomeSet(await readReport(out)));
 
     const narrowOut = await tmp('narrow');
     const narrow = await runCli(['run', '--replay', recording, '--agent', 'reference-http', '--check', 'envelope.', '--out', narrowOut]);
-    expect(narrow.code, narrow.stdout + narrow.stderr).toBe(0);
+    expect(narrow.code, narrow.stdout + narrow.stderr).not.toBe(2);
     const report = await readReport(narrowOut);
     expect(report.agents.map((a) => a.name)).toEqual(['reference-http']);
     expect(new Set(report.agents[0]?.outcomes.map((o) => o.check.split('.')[0]))).toEqual(new Set(['envelope']));
@@ -82,7 +90,7 @@ describe('run with no config: the embedded reference seller', () => {
     for (const shard of ['1/2', '2/2']) {
       const dir = await tmp('shard');
       const r = await runCli(['run', '--replay', recording, '--shard', shard, '--out', dir, '--reporter', 'junit,json,blob']);
-      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect([0, 1], r.stdout + r.stderr).toContain(r.code);
       shards.push(dir);
       const blobDir = join(dir, 'blob');
       for (const f of ['blob-1-2.json', 'blob-2-2.json']) {
@@ -95,7 +103,7 @@ describe('run with no config: the embedded reference seller', () => {
 
     const merged = await tmp('merged');
     const m = await runCli(['run', '--merge-reports', blobs, '--out', merged]);
-    expect(m.code, m.stdout + m.stderr).toBe(0);
+    expect(m.code, m.stdout + m.stderr).toBe(result.code);
     expect(await junitCases(join(merged, 'junit.xml'))).toEqual(await junitCases(join(out, 'junit.xml')));
     expect(outcomeSet(await readReport(merged))).toEqual(outcomeSet(await readReport(out)));
     if (canValidateJunit) validateJunit(join(merged, 'junit.xml'));

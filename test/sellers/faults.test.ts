@@ -1,0 +1,384 @@
+// Every fault of sellers/faults.ts starts and shows on the wire: one real seller process per fault and
+// a quick raw assertion of the rule it breaks. (Which check ids each fault trips is the self-test
+// matrix's job, test/matrix/.) Session faults rotate over stdio, HTTP JSON and HTTP SSE.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, test } from 'vitest';
+import { faults } from '../../sellers/faults.ts';
+import { loadTree, responseErrors } from './adcp-schemas.ts';
+import { openSession, probeArguments, type Mode, type SellerSession } from './client.ts';
+import { INITIALIZE, INITIALIZED, messageOf, RawHttp, RawStdio, toolCall } from './raw.ts';
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+const text0 = (r: Json): string => ((r['content'] as Json[])[0]!['text'] as string) ?? '';
+const sc = (r: Json): Json => r['structuredContent'] as Json;
+const bytes = (v: unknown): number => Buffer.byteLength(JSON.stringify(v), 'utf8');
+
+type Observation =
+  | { via: 'session'; mode?: Mode; run(s: SellerSession): Promise<void> }
+  | { via: 'stdio-raw'; run(r: RawStdio): Promise<void> }
+  | { via: 'http-raw'; responseMode?: 'json' | 'sse'; run(r: RawHttp): Promise<void> };
+
+const products = (s: SellerSession, correlation = 'obs') => s.call('get_products', probeArguments('get_products', correlation));
+const invalid = (s: SellerSession) => s.call('get_products', { buying_mode: 42, context: { correlation_id: 'bad' } });
+const adcpError = async (s: SellerSession): Promise<Json> => {
+  const r = await invalid(s);
+  expect(r['isError']).toBe(true);
+  return sc(r)['adcp_error'] as Json;
+};
+const toolNamed = async (s: SellerSession, name: string): Promise<Json | undefined> => (await s.listTools()).find((t) => t['name'] === name);
+const rejection = async (promise: Promise<unknown>): Promise<Json> => {
+  try {
+    await promise;
+  } catch (err) {
+    return err as Json;
+  }
+  throw new Error('expected the call to fail');
+};
+
+const observations: Record<string, Observation> = {
+  'initialize-unsupported-protocol': {
+    via: 'stdio-raw',
+    run: async (r) => {
+      r.send(INITIALIZE);
+      const answer = JSON.parse((await r.until(0)).at(-1)!) as { result: Json };
+      expect(answer.result['protocolVersion']).toBe('2023-01-01');
+    },
+  },
+  'initialize-no-server-info': {
+    via: 'stdio-raw',
+    run: async (r) => {
+      r.send(INITIALIZE);
+      const answer = JSON.parse((await r.until(0)).at(-1)!) as { result: Json };
+      expect(answer.result).not.toHaveProperty('serverInfo');
+      expect(answer.result['protocolVersion']).toBe('2025-11-25');
+    },
+  },
+  'input-schema-not-object': {
+    via: 'session',
+    run: async (s) => expect((await toolNamed(s, 'reference_echo'))?.['inputSchema']).toMatchObject({ type: 'array' }),
+  },
+  'stdout-logs': {
+    via: 'stdio-raw',
+    run: async (r) => {
+      r.send(INITIALIZE);
+      await r.until(0);
+      r.send(INITIALIZED);
+      r.send(toolCall(1, 'get_products', probeArguments('get_products', 'logs')));
+      const lines = await r.until(1);
+      const junk = lines.filter((l) => {
+        try {
+          JSON.parse(l);
+          return false;
+        } catch {
+          return true;
+        }
+      });
+      expect(junk).toEqual(['[reference-seller] answering tools/call get_products']);
+    },
+  },
+  'tool-name-slash': { via: 'session', run: async (s) => expect(await toolNamed(s, 'tasks/get')).toBeDefined() },
+  'http-bad-content-type': {
+    via: 'http-raw',
+    run: async (r) => {
+      await r.handshake();
+      const answer = await r.send(toolCall(1, 'get_signals', probeArguments('get_signals', 'ct')));
+      expect(answer.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(messageOf(answer.text)['id']).toBe(1); // the body itself is a good answer
+      const other = await r.send(toolCall(2, 'get_products', probeArguments('get_products', 'ct')));
+      expect(other.headers.get('content-type')).toBe('application/json');
+    },
+  },
+  'http-session-id-change': {
+    via: 'http-raw',
+    responseMode: 'sse',
+    run: async (r) => {
+      const init = await r.handshake();
+      const assigned = init.headers.get('mcp-session-id');
+      expect(assigned).toBeTruthy();
+      const list = await r.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      const changed = list.headers.get('mcp-session-id');
+      expect(changed).toBeTruthy();
+      expect(changed).not.toBe(assigned);
+      // The server still honours the id it handed out.
+      r.sessionId = changed ?? undefined;
+      const call = await r.send(toolCall(2, 'get_products', probeArguments('get_products', 'sid')));
+      expect(call.status).toBe(200);
+      expect(isObject(messageOf(call.text)['result'])).toBe(true);
+    },
+  },
+  'hang-on-call': {
+    via: 'session',
+    run: async (s) => {
+      const err = await rejection(s.call('get_signals', probeArguments('get_signals', 'hang'), 1_500));
+      expect(err['code']).toBe(-32001); // the client's own request timeout
+      expect(sc(await products(s))['status']).toBe('completed'); // the seller is still up
+    },
+  },
+  'crash-mid-call': {
+    via: 'stdio-raw',
+    run: async (r) => {
+      r.send(INITIALIZE);
+      await r.until(0);
+      r.send(INITIALIZED);
+      r.send(toolCall(1, 'get_signals', probeArguments('get_signals', 'crash')));
+      expect(await r.until(1)).toEqual([]);
+      expect((await r.exited).code).toBe(70);
+    },
+  },
+  'oversize-structured-50mib': {
+    via: 'http-raw',
+    run: async (r) => {
+      await r.handshake();
+      const res = await r.post(toolCall(1, 'get_products', probeArguments('get_products', 'big')));
+      let total = 0;
+      let head = '';
+      let tail = '';
+      const decoder = new TextDecoder();
+      for await (const chunk of res.body!) {
+        total += chunk.length;
+        const s = decoder.decode(chunk, { stream: true });
+        if (head.length < 200) head += s.slice(0, 200);
+        tail = (tail + s).slice(-200);
+      }
+      expect(total).toBeGreaterThan(50 * 1_048_576);
+      expect(total).toBeLessThan(50 * 1_048_576 + 16_384);
+      expect(head.startsWith('{"jsonrpc":"2.0","id":1,"result":')).toBe(true);
+      expect(tail.endsWith('}}}')).toBe(true);
+    },
+  },
+  'is-error-string': {
+    via: 'session',
+    run: async (s) => expect((await invalid(s))['isError']).toBe('true'),
+  },
+  'content-block-malformed': {
+    via: 'session',
+    run: async (s) => expect((await products(s))['content']).toContainEqual({ type: 'text' }),
+  },
+  'text-only': {
+    via: 'session',
+    run: async (s) => {
+      const r = await products(s);
+      expect(r).not.toHaveProperty('structuredContent');
+      expect(JSON.parse(text0(r))['status']).toBe('completed');
+    },
+  },
+  'structured-content-array': {
+    via: 'session',
+    run: async (s) => {
+      const r = await products(s);
+      expect(Array.isArray(r['structuredContent'])).toBe(true);
+      expect(JSON.parse(text0(r))['status']).toBe('completed');
+    },
+  },
+  'adcp-error-only-structured': {
+    via: 'session',
+    run: async (s) => {
+      const r = await products(s);
+      expect(r['isError']).toBeUndefined();
+      expect(Object.keys(sc(r))).toEqual(['adcp_error']);
+    },
+  },
+  'adcp-error-only-text': {
+    via: 'session',
+    run: async (s) => {
+      const r = await products(s);
+      expect(r['isError']).toBeUndefined();
+      expect(r).not.toHaveProperty('structuredContent');
+      expect(Object.keys(JSON.parse(text0(r)) as Json)).toEqual(['adcp_error']);
+    },
+  },
+  'oversize-structured-1mib': {
+    via: 'session',
+    run: async (s) => {
+      const r = await products(s);
+      expect(bytes(r['structuredContent'])).toBeGreaterThan(1_048_576);
+      expect(bytes(r)).toBeLessThan(1_048_576 + 8_192); // under the harness's byte cap
+      expect(text0(r).length).toBeLessThan(200);
+    },
+  },
+  'text-mirror-mismatch': {
+    via: 'session',
+    run: async (s) => {
+      const r = await products(s);
+      expect(JSON.parse(text0(r))).not.toEqual(sc(r));
+    },
+  },
+  'payload-nested': {
+    via: 'session',
+    run: async (s) => {
+      const r = sc(await products(s));
+      expect(Object.keys(r)).toEqual(['payload']);
+      expect((r['payload'] as Json)['status']).toBe('completed');
+    },
+  },
+  'status-missing': { via: 'session', run: async (s) => expect(sc(await products(s))).not.toHaveProperty('status') },
+  'status-invalid': { via: 'session', run: async (s) => expect(sc(await products(s))['status']).toBe('done') },
+  'legacy-task-status': { via: 'session', run: async (s) => expect(sc(await products(s))['task_status']).toBe('completed') },
+  'context-not-echoed': { via: 'session', run: async (s) => expect(sc(await products(s))).not.toHaveProperty('context') },
+  'context-altered': {
+    via: 'session',
+    run: async (s) => {
+      const context = sc(await products(s, 'sent-id'))['context'] as Json;
+      expect(context['correlation_id']).not.toBe('sent-id');
+    },
+  },
+  'proto-keys': {
+    via: 'session',
+    run: async (s) => {
+      const r = await products(s);
+      expect(Object.hasOwn(sc(r)['ext'] as object, '__proto__')).toBe(true);
+      expect(text0(r)).toContain('"__proto__":{"polluted":true}');
+    },
+  },
+  'error-bare-text': {
+    via: 'session',
+    run: async (s) => {
+      const r = await s.call('get_media_buy_delivery', probeArguments('get_media_buy_delivery', 'bare'));
+      expect(r['isError']).toBe(true);
+      expect(r).not.toHaveProperty('structuredContent');
+      expect(() => JSON.parse(text0(r))).toThrow();
+    },
+  },
+  'error-text-not-json': {
+    via: 'session',
+    run: async (s) => {
+      const r = await invalid(s);
+      expect(sc(r)['adcp_error']).toMatchObject({ code: 'VALIDATION_ERROR' });
+      expect(() => JSON.parse(text0(r))).toThrow();
+    },
+  },
+  'error-code-65': { via: 'session', run: async (s) => expect(String((await adcpError(s))['code']).length).toBe(65) },
+  'error-5kb': { via: 'session', run: async (s) => expect(bytes(await adcpError(s))).toBeGreaterThan(4_096) },
+  'error-recovery-unknown': { via: 'session', run: async (s) => expect((await adcpError(s))['recovery']).toBe('retry-later') },
+  'retry-after-zero': { via: 'session', run: async (s) => expect((await adcpError(s))['retry_after']).toBe(0) },
+  'retry-after-day': { via: 'session', run: async (s) => expect((await adcpError(s))['retry_after']).toBe(86_400) },
+  'retry-after-fraction': { via: 'session', run: async (s) => expect((await adcpError(s))['retry_after']).toBe(2.5) },
+  'jsonrpc-rate-limit-no-data': {
+    via: 'session',
+    run: async (s) => {
+      const err = await rejection(s.call('get_signals', probeArguments('get_signals', 'rl')));
+      expect(err['code']).toBe(-32029);
+      expect(err['data']).toBeUndefined();
+    },
+  },
+  'validation-jsonrpc-32602': {
+    via: 'session',
+    run: async (s) => {
+      const err = await rejection(invalid(s));
+      expect(err['code']).toBe(-32602);
+      expect(sc(await products(s))['status']).toBe('completed'); // valid input is unaffected
+    },
+  },
+  'error-stack-trace': {
+    via: 'session',
+    run: async (s) => {
+      const e = await adcpError(s);
+      expect(e['message']).toMatch(/^TypeError: /);
+      expect(String((e['details'] as Json)['stack'])).toContain('(/srv/seller/');
+    },
+  },
+  'error-message-control-chars': {
+    via: 'session',
+    run: async (s) => expect(String((await adcpError(s))['message'])).toMatch(/\u0007.*\u202e/u),
+  },
+  'error-message-long': {
+    via: 'session',
+    run: async (s) => expect(Buffer.byteLength(String((await adcpError(s))['message']))).toBe(300),
+  },
+  'output-schema-bad-id': {
+    via: 'session',
+    run: async (s) => {
+      const schema = (await toolNamed(s, 'get_signals'))?.['outputSchema'] as Json;
+      expect(schema['$id']).toBe('my_tool:output');
+      expect(() => new Ajv2020({ strict: false }).compile(schema)).toThrow();
+    },
+  },
+  'output-schema-mismatch': {
+    via: 'session',
+    run: async (s) => {
+      const schema = (await toolNamed(s, 'get_products'))?.['outputSchema'] as object;
+      const validate = new Ajv2020({ strict: false }).compile(schema);
+      expect(validate(sc(await products(s)))).toBe(false);
+      expect(JSON.stringify(validate.errors)).toContain('total_count');
+    },
+  },
+  'legacy-output-shape': {
+    via: 'session',
+    run: async (s) => {
+      expect((await toolNamed(s, 'get_products'))?.['outputSchema']).toMatchObject({ required: ['result'] });
+      expect(Object.keys(sc(await products(s)))).toEqual(['result']);
+    },
+  },
+  'legacy-result-wrapper': {
+    via: 'session',
+    run: async (s) => {
+      expect((await toolNamed(s, 'get_products'))?.['outputSchema']).toMatchObject({ $ref: '#/$defs/get_products_response' });
+      expect(Object.keys(sc(await products(s)))).toEqual(['result']);
+    },
+  },
+  'adcp-response-missing-required': {
+    via: 'session',
+    run: async (s) => {
+      const payload = sc(await s.call('list_creative_formats', { context: { correlation_id: 'f' } }));
+      expect(payload).not.toHaveProperty('formats');
+      expect(responseErrors(loadTree('3.0'), 'list_creative_formats', payload).join('\n')).toContain("required property 'formats'");
+    },
+  },
+  'no-capabilities-tool': {
+    via: 'session',
+    run: async (s) => {
+      expect(await toolNamed(s, 'get_adcp_capabilities')).toBeUndefined();
+      expect((await s.call('get_adcp_capabilities', {}))['isError']).toBe(true);
+    },
+  },
+  'capabilities-no-supported-versions': {
+    via: 'session',
+    run: async (s) => {
+      const adcp = sc(await s.call('get_adcp_capabilities', {}))['adcp'] as Json;
+      expect(adcp).not.toHaveProperty('supported_versions');
+      expect(adcp['major_versions']).toEqual([3]);
+    },
+  },
+  'test-controller-exposed': { via: 'session', run: async (s) => expect(await toolNamed(s, 'comply_test_controller')).toBeDefined() },
+};
+
+const ROTATION: Mode[] = ['stdio', 'json', 'sse'];
+
+describe('fault modes', () => {
+  test('every fault has an observation here, and every observation a fault', () => {
+    expect(Object.keys(observations).sort()).toEqual(faults.map((f) => f.name).sort());
+  });
+
+  describe.concurrent('each fault starts and is observable on the wire', () => {
+    test.for(faults.map((f, i) => [f.name, i] as const))('%s', async ([name, index]) => {
+      const observation = observations[name];
+      if (!observation) throw new Error(`no observation for ${name}`);
+      const opts = { faults: [name] };
+      if (observation.via === 'stdio-raw') {
+        const raw = new RawStdio(opts);
+        try {
+          await observation.run(raw);
+        } finally {
+          await raw.close();
+        }
+      } else if (observation.via === 'http-raw') {
+        const raw = await RawHttp.start({ ...opts, responseMode: observation.responseMode ?? 'json' });
+        try {
+          await observation.run(raw);
+        } finally {
+          await raw.close();
+        }
+      } else {
+        const fault = faults.find((f) => f.name === name)!;
+        const mode = observation.mode ?? (fault.transports?.includes('stdio') === false ? 'json' : ROTATION[index % ROTATION.length]!);
+        const session = await openSession(mode, opts);
+        try {
+          await observation.run(session);
+        } finally {
+          await session.close();
+        }
+      }
+    });
+  });
+});

@@ -1,0 +1,201 @@
+// The reference seller as a client sees it, over stdio and streamable HTTP (JSON and SSE): every tool
+// answers a flat, completed AdCP payload that echoes the caller's context and validates against the
+// official AdCP response schemas (3.0 from @adcp/sdk; 3.1.19 from ../shared when present).
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadTree, responseErrors, sharedPresent } from './adcp-schemas.ts';
+import { openSession, probeArguments, type Mode, type SellerSession } from './client.ts';
+
+const ADCP_TOOLS = [
+  'get_adcp_capabilities',
+  'get_products',
+  'list_creative_formats',
+  'list_creatives',
+  'get_media_buys',
+  'get_media_buy_delivery',
+  'get_signals',
+  'create_media_buy',
+  'sync_creatives',
+];
+// Mutating calls first, so the read tools after them report non-empty libraries and buys.
+const CALL_ORDER = [
+  'get_adcp_capabilities',
+  'get_products',
+  'list_creative_formats',
+  'get_signals',
+  'create_media_buy',
+  'sync_creatives',
+  'list_creatives',
+  'get_media_buys',
+  'get_media_buy_delivery',
+];
+const MIRROR_TOOLS = new Set(['get_adcp_capabilities', 'get_products', 'list_creative_formats', 'get_media_buys', 'get_signals', 'create_media_buy']);
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function firstText(result: Json): string {
+  const content = result['content'];
+  expect(Array.isArray(content)).toBe(true);
+  const item = (content as unknown[])[0];
+  expect(isObject(item) && item['type'] === 'text' && typeof item['text'] === 'string').toBe(true);
+  return (item as { text: string }).text;
+}
+
+const MODES: Mode[] = ['stdio', 'json', 'sse'];
+
+for (const mode of MODES) {
+  describe(`reference seller over ${mode}`, () => {
+    let session: SellerSession;
+    const results = new Map<string, { args: Json; result: Json }>();
+
+    beforeAll(async () => {
+      session = await openSession(mode);
+      for (const tool of CALL_ORDER) {
+        const args = probeArguments(tool, `${mode}-${tool}`);
+        results.set(tool, { args, result: await session.call(tool, args) });
+      }
+    });
+    afterAll(async () => {
+      await session?.close();
+    });
+
+    test('lists the AdCP tools, each with an object inputSchema and an object outputSchema', async () => {
+      const tools = await session.listTools();
+      expect(tools.map((t) => t['name'])).toEqual(ADCP_TOOLS);
+      for (const tool of tools) {
+        expect(tool['name']).toMatch(/^[A-Za-z0-9_.-]{1,128}$/);
+        expect(tool['inputSchema']).toMatchObject({ type: 'object' });
+        expect(tool['outputSchema']).toMatchObject({ type: 'object' });
+      }
+    });
+
+    test.for(CALL_ORDER)('%s answers a flat completed payload that echoes the context unchanged', (tool) => {
+      const { args, result } = results.get(tool)!;
+      expect(result['isError']).toBeUndefined();
+      const sc = result['structuredContent'];
+      expect(isObject(sc)).toBe(true);
+      expect((sc as Json)['status']).toBe('completed');
+      expect((sc as Json)['context']).toEqual(args['context']);
+      expect(Object.keys(sc as Json)).not.toEqual(['payload']);
+      for (const legacy of ['task_status', 'response_status']) expect(sc).not.toHaveProperty(legacy);
+      // The text item: JSON mirror for discovery tools, a readable summary for the others.
+      const text = firstText(result);
+      if (MIRROR_TOOLS.has(tool)) expect(JSON.parse(text)).toEqual(sc);
+      else expect(() => JSON.parse(text)).toThrow();
+    });
+
+    test.for(CALL_ORDER)('%s validates against the AdCP 3.0 response schema', (tool) => {
+      const sc = results.get(tool)!.result['structuredContent'];
+      expect(responseErrors(loadTree('3.0'), tool, sc)).toEqual([]);
+    });
+
+    test.skipIf(!sharedPresent).for(CALL_ORDER)('%s validates against the AdCP 3.1.19 response schema (../shared)', (tool) => {
+      const sc = results.get(tool)!.result['structuredContent'];
+      expect(responseErrors(loadTree('3.1.19'), tool, sc)).toEqual([]);
+    });
+
+    test('the mutating calls booked something the reads then report', () => {
+      const sc = (tool: string) => results.get(tool)!.result['structuredContent'] as Json;
+      const buyId = sc('create_media_buy')['media_buy_id'];
+      expect(typeof buyId).toBe('string');
+      expect((sc('get_media_buys')['media_buys'] as Json[]).map((b) => b['media_buy_id'])).toContain(buyId);
+      expect((sc('get_media_buy_delivery')['media_buy_deliveries'] as Json[]).map((d) => d['media_buy_id'])).toContain(buyId);
+      expect((sc('list_creatives')['creatives'] as Json[]).length).toBeGreaterThan(0);
+    });
+
+    test('input that breaks the input schema → isError + VALIDATION_ERROR naming the field, context echoed', async () => {
+      const context = { correlation_id: `${mode}-invalid` };
+      const result = await session.call('get_products', { buying_mode: 42, brief: 'x', context });
+      expect(result['isError']).toBe(true);
+      const sc = result['structuredContent'] as Json;
+      expect(sc['context']).toEqual(context);
+      const error = sc['adcp_error'] as Json;
+      expect(error).toMatchObject({ code: 'VALIDATION_ERROR', recovery: 'correctable', field: 'buying_mode' });
+      expect(Buffer.byteLength(String(error['message']))).toBeLessThanOrEqual(256);
+      expect(JSON.parse(firstText(result))).toEqual({ adcp_error: error });
+      // A missing required field is named too.
+      const missing = await session.call('get_products', { brief: 'x' });
+      expect((missing['structuredContent'] as Json)['adcp_error']).toMatchObject({ code: 'VALIDATION_ERROR', field: 'buying_mode' });
+    });
+
+    test('create_media_buy is idempotent by idempotency_key, and a reused key with another request conflicts', async () => {
+      const args = probeArguments('create_media_buy', `${mode}-idem`);
+      const first = (await session.call('create_media_buy', args))['structuredContent'] as Json;
+      const again = (await session.call('create_media_buy', { ...args, context: { correlation_id: 'retry' } }))['structuredContent'] as Json;
+      expect(again['media_buy_id']).toBe(first['media_buy_id']);
+      expect(again['replayed']).toBe(true);
+      expect(again['context']).toEqual({ correlation_id: 'retry' });
+      const other = await session.call('create_media_buy', { ...args, packages: [{ product_id: 'sports_video_premium', pricing_option_id: 'video_cpm_fixed', budget: 1 }] });
+      expect(other['isError']).toBe(true);
+      expect((other['structuredContent'] as Json)['adcp_error']).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', field: 'idempotency_key' });
+    });
+
+    test('sync_creatives with dry_run previews without storing', async () => {
+      const args = { ...probeArguments('sync_creatives', `${mode}-dry`), dry_run: true };
+      const sc = (await session.call('sync_creatives', args))['structuredContent'] as Json;
+      expect(sc['dry_run']).toBe(true);
+      const listed = (await session.call('list_creatives', {}))['structuredContent'] as Json;
+      expect((listed['creatives'] as Json[]).map((c) => c['creative_id'])).not.toContain(`cr_${mode}-dry`);
+    });
+
+    test('each advertised outputSchema compiles under Ajv 2020 and the real structuredContent validates', async () => {
+      const ajv = new Ajv2020({ strict: false, allErrors: true });
+      for (const tool of await session.listTools()) {
+        const validate = ajv.compile(tool['outputSchema'] as object);
+        const { result } = results.get(String(tool['name']))!;
+        expect(validate(result['structuredContent']), JSON.stringify(validate.errors)).toBe(true);
+      }
+    });
+  });
+}
+
+describe('output shapes (seed 004)', () => {
+  test('root shape (default): meta-id tools advertise a root $ref into $defs; get_adcp_capabilities a plain object schema', async () => {
+    const session = await openSession('stdio');
+    try {
+      const tools = await session.listTools();
+      const byName = new Map(tools.map((t) => [t['name'], t['outputSchema'] as Json]));
+      expect(byName.get('get_products')).toMatchObject({ type: 'object', $ref: '#/$defs/get_products_response' });
+      expect(byName.get('get_adcp_capabilities')).not.toHaveProperty('$ref');
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('legacy shape: {properties:{result:{$ref}}, required:[result]} and structuredContent {result:{…}}', async () => {
+    const session = await openSession('stdio', { outputShape: 'legacy' });
+    try {
+      const tools = await session.listTools();
+      const products = tools.find((t) => t['name'] === 'get_products')!['outputSchema'] as Json;
+      expect(products).toMatchObject({ type: 'object', properties: { result: { $ref: '#/$defs/get_products_response' } }, required: ['result'] });
+      const args = probeArguments('get_products', 'legacy');
+      const result = await session.call('get_products', args);
+      const sc = result['structuredContent'] as Json;
+      expect(Object.keys(sc)).toEqual(['result']);
+      expect((sc['result'] as Json)['context']).toEqual(args['context']);
+      const validate = new Ajv2020({ strict: false }).compile(products);
+      expect(validate(sc)).toBe(true);
+      // Tools without a meta id stay flat.
+      const caps = (await session.call('get_adcp_capabilities', {}))['structuredContent'] as Json;
+      expect(caps['status']).toBe('completed');
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('--no-sandbox lists no mutating tool and refuses them', async () => {
+    const session = await openSession('stdio', { sandbox: false });
+    try {
+      const names = (await session.listTools()).map((t) => t['name']);
+      expect(names).not.toContain('create_media_buy');
+      expect(names).not.toContain('sync_creatives');
+      const refused = await session.call('create_media_buy', probeArguments('create_media_buy', 'prod'));
+      expect(refused['isError']).toBe(true);
+      const caps = (await session.call('get_adcp_capabilities', {}))['structuredContent'] as Json;
+      expect((caps['account'] as Json)['sandbox']).toBe(false);
+    } finally {
+      await session.close();
+    }
+  });
+});
