@@ -82,9 +82,18 @@ export const outputSchema: AgentCheck = {
   },
 };
 
-function schemaFail(base: string, e: SchemaError, count: number): Verdict {
-  const more = count > 1 ? ` (+${count - 1} more)` : '';
-  return fail(`${base}${e.pointer}`, `${e.expected} (${e.keyword})`, `${e.found}${more}`);
+/** The first schema error as the verdict; the rest are counted (the service lists at most a handful and
+ *  ends with a synthetic `more` entry saying how many it left out). */
+function schemaFail(base: string, errors: readonly SchemaError[]): Verdict {
+  const listed = errors.filter((e) => e.keyword !== 'more');
+  const omitted = errors.find((e) => e.keyword === 'more');
+  const first = listed[0] ?? errors[0];
+  if (!first) return pass();
+  const others = [listed.length > 1 ? `+${listed.length - 1} more` : '', omitted ? omitted.found : ''].filter(Boolean);
+  const more = others.length > 0 ? ` (${others.join('; ')})` : '';
+  // The service points at the instance root with '/', which must not leave a trailing slash on the base.
+  const pointer = first.pointer === '/' ? base : `${base}${first.pointer}`;
+  return fail(pointer, `${first.expected} (${first.keyword})`, `${first.found}${more}`);
 }
 
 /** The layer target of a success with an outputSchema, or the reason the layer checks do not apply. */
@@ -127,8 +136,7 @@ export const outputConformance: ExchangeCheck = {
     const verdict = ctx.schemas.validateOutput(x.tool, layer.schema, instance);
     if ('skip' in verdict) return skip(verdict.skip);
     const base = layer.target === 'legacy_wrapper' && !wholeWrapper ? '/result/structuredContent/result' : '/result/structuredContent';
-    const first = verdict.errors[0];
-    return first ? schemaFail(base, first, verdict.errors.length) : pass();
+    return schemaFail(base, verdict.errors);
   },
 };
 
@@ -160,8 +168,7 @@ export const adcpResponse: ExchangeCheck = {
     if (!ctx.schemas) return skip('no schema service');
     const verdict = ctx.schemas.validateAdcpResponse(x.tool, p.data);
     if ('skip' in verdict) return skip(verdict.skip);
-    const first = verdict.errors[0];
-    return first ? schemaFail(p.pointer, first, verdict.errors.length) : pass();
+    return schemaFail(p.pointer, verdict.errors);
   },
 };
 
