@@ -77,17 +77,20 @@ class AgentRun {
     this.deadline = performance.now() + runBudget;
 
     let watchdog: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const signal = this.opts.signal;
     const cut = new Promise<TransportFailure>((resolve) => {
       watchdog = setTimeout(() => resolve(failure('timeout', `agent timeout: the agent did not finish within ${agentMs} ms`, [])), runBudget);
-      const signal = this.opts.signal;
       if (signal?.aborted) resolve(failure('timeout', 'the run was cancelled before this agent started', []));
-      signal?.addEventListener('abort', () => resolve(failure('timeout', 'the run was cancelled', [])), { once: true });
+      onAbort = () => resolve(failure('timeout', 'the run was cancelled', []));
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
     const work = this.execute().catch((err: unknown) => {
       this.state.aborted ??= classify(err, this.secrets);
     });
     const outcome = await Promise.race([work.then(() => undefined), cut]);
     clearTimeout(watchdog);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
     if (outcome) {
       this.stopped = outcome;
       this.state.aborted ??= outcome;

@@ -133,11 +133,11 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
     return new Response(null, init2);
   };
 
+  /** Only the tracked call's own response can fail it (a stray body of a notification cannot). */
   function onOversize(call: ReturnType<CallTracker['isPending']>, seen: number): void {
-    const target = call ?? tracker.current;
-    if (!target) return;
+    if (!call) return;
     const err = new OversizeError(seen, maxBytes);
-    tracker.fail(failure('oversize', err.message, secrets, { bytesSeen: seen }), target);
+    tracker.fail(failure('oversize', err.message, secrets, { bytesSeen: seen }), call);
   }
 
   return {

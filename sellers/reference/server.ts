@@ -20,7 +20,7 @@ import type { SellerConfig } from './options.ts';
 import { outputSchemaFor } from './output-schemas.ts';
 import type { SellerState } from './state.ts';
 import { toolSpecs, type ToolSpec } from './tools.ts';
-import { validateArguments } from './validate-input.ts';
+import { compileAllInputValidators, validateArguments } from './validate-input.ts';
 
 export function activeBehaviours(config: SellerConfig): FaultBehaviour[] {
   return [...config.faults].map((name) => behaviours[name]).filter((b): b is FaultBehaviour => b !== undefined);
@@ -90,6 +90,7 @@ export function streamedAnswerFor(config: SellerConfig, state: SellerState, tool
 }
 
 export function createSellerServer(config: SellerConfig, state: SellerState, hooks: SessionHooks = {}): Server {
+  compileAllInputValidators(); // once per process (cached): no compile pause inside a timed call
   const server = new Server({ name: SELLER_NAME, version: SELLER_VERSION }, { capabilities: { tools: { listChanged: false } } });
   const active = activeBehaviours(config);
   const env = { state, sandbox: config.sandbox };

@@ -53,3 +53,8 @@ export function validateArguments(tool: string, args: unknown): void {
     suggestion: `Fix the request to match the ${tool} input schema listed by tools/list.`,
   });
 }
+
+/** Compiles every input validator now, so the first call of each tool is as fast as the rest. */
+export function compileAllInputValidators(): void {
+  for (const tool of Object.keys(inputSchemas)) validator(tool);
+}
