@@ -2,8 +2,8 @@
 // handlers, fault hooks applied along the call path.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { z } from 'zod';
 import {
-  CallToolRequestSchema,
   InitializeRequestSchema,
   ListToolsRequestSchema,
   McpError,
@@ -21,6 +21,9 @@ import { outputSchemaFor } from './output-schemas.ts';
 import type { SellerState } from './state.ts';
 import { toolSpecs, type ToolSpec } from './tools.ts';
 import { compileAllInputValidators, validateArguments } from './validate-input.ts';
+
+/** tools/call with any params: the method literal routes it, nothing else is checked by the SDK. */
+const AnyToolCall = z.object({ method: z.literal('tools/call'), params: z.unknown() });
 
 export function activeBehaviours(config: SellerConfig): FaultBehaviour[] {
   return [...config.faults].map((name) => behaviours[name]).filter((b): b is FaultBehaviour => b !== undefined);
@@ -117,13 +120,18 @@ export function createSellerServer(config: SellerConfig, state: SellerState, hoo
     return result;
   };
 
-  const answer = async (name: string, rawArgs: unknown, requestId: string | number): Promise<unknown> => {
+  const answer = async (params: unknown, requestId: string | number): Promise<unknown> => {
+    const name = isPlainObject(params) && typeof params['name'] === 'string' ? params['name'] : '';
     for (const b of active) {
       const takeover = b.takeover?.(name);
       if (takeover) return takeOver(takeover, name);
     }
+    const rawArgs = isPlainObject(params) ? params['arguments'] : undefined;
     const args: JsonObject = isPlainObject(rawArgs) ? rawArgs : {};
     const context = isPlainObject(args['context']) ? args['context'] : undefined;
+    if (rawArgs !== undefined && !isPlainObject(rawArgs)) {
+      return errorAnswer({ code: 'VALIDATION_ERROR', message: 'Invalid request: arguments must be an object', recovery: 'correctable', field: 'arguments' }, undefined);
+    }
     const spec: ToolSpec | undefined = served.has(name) ? toolSpecs.find((s) => s.name === name) : undefined;
     if (!spec) {
       return errorAnswer(
@@ -163,10 +171,11 @@ export function createSellerServer(config: SellerConfig, state: SellerState, hoo
 
   // Registered through Protocol, not Server: Server's override parses every tools/call result with
   // the SDK's CallToolResultSchema (and answers −32602 on a mismatch), which would refuse the very
-  // results the faults must put on the wire. Request validation is ours (validate-input.ts).
-  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request, extra) => {
-    const result = await answer(request.params.name, request.params.arguments, extra.requestId);
-    hooks.beforeAnswer?.(request.params.name);
+  // results the faults must put on the wire. The request schema is permissive for the same reason:
+  // every argument problem is ours to answer as an AdCP error (validate-input.ts), never the SDK's.
+  Protocol.prototype.setRequestHandler.call(server, AnyToolCall, async (request, extra) => {
+    const result = await answer(request.params, extra.requestId);
+    hooks.beforeAnswer?.(isPlainObject(request.params) ? String(request.params['name']) : '');
     return result as never;
   });
 

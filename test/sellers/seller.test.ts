@@ -2,6 +2,7 @@
 // answers a flat, completed AdCP payload that echoes the caller's context and validates against the
 // official AdCP response schemas (3.0 from @adcp/sdk; 3.1.19 from ../shared when present).
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadTree, responseErrors, sharedPresent } from './adcp-schemas.ts';
 import { openSession, probeArguments, type Mode, type SellerSession } from './client.ts';
@@ -150,7 +151,7 @@ for (const mode of MODES) {
   });
 }
 
-describe('output shapes (seed 004)', () => {
+describe('output shapes (seed 004), odd calls, read-only mode', () => {
   test('root shape (default): meta-id tools advertise a root $ref into $defs; get_adcp_capabilities a plain object schema', async () => {
     const session = await openSession('stdio');
     try {
@@ -179,6 +180,24 @@ describe('output shapes (seed 004)', () => {
       // Tools without a meta id stay flat.
       const caps = (await session.call('get_adcp_capabilities', {}))['structuredContent'] as Json;
       expect(caps['status']).toBe('completed');
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('odd calls get AdCP errors, never SDK −32602: unknown tool, non-object arguments, no arguments', async () => {
+    const session = await openSession('stdio');
+    try {
+      const unknown = await session.call('no_such_tool', { context: { correlation_id: 'u' } });
+      expect(unknown['isError']).toBe(true);
+      expect(unknown['structuredContent']).toMatchObject({ adcp_error: { code: 'UNSUPPORTED_FEATURE' }, context: { correlation_id: 'u' } });
+      const raw = (await session.client.request(
+        { method: 'tools/call', params: { name: 'get_products', arguments: ['not', 'an', 'object'] as unknown as Record<string, unknown> } },
+        z.any(),
+      )) as Json;
+      expect((raw['structuredContent'] as Json)['adcp_error']).toMatchObject({ code: 'VALIDATION_ERROR', field: 'arguments' });
+      const bare = (await session.client.request({ method: 'tools/call', params: { name: 'get_adcp_capabilities' } }, z.any())) as Json;
+      expect((bare['structuredContent'] as Json)['status']).toBe('completed');
     } finally {
       await session.close();
     }
