@@ -79,7 +79,7 @@ export const faults: Fault[] = [
   },
   {
     name: 'oversize-structured-50mib',
-    description: 'get_products structuredContent padded (ext) to 50 MiB: past the harness byte cap, the call is cut while reading',
+    description: 'get_products structuredContent padded (ext) to 50 MiB and streamed at once: past the harness byte cap, the call is cut while reading',
     trips: ['transport.call', 'envelope.size'],
   },
   // ── envelope ──────────────────────────────────────────────────────────────────────────────────

@@ -14,6 +14,8 @@ import { SellerState } from './state.ts';
 
 /** Request bodies are small JSON-RPC messages; anything bigger is refused before parsing. */
 const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+/** Open MCP sessions kept at once; the oldest is closed past this. */
+const MAX_SESSIONS = 128;
 
 interface Session {
   transport: StreamableHTTPServerTransport;
@@ -94,6 +96,12 @@ export async function startHttp(config: SellerConfig): Promise<HttpSeller> {
       enableJsonResponse: config.responseMode === 'json',
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, close: () => server.close() });
+        // Clients that never DELETE their session must not grow a long-running seller without bound.
+        while (sessions.size > MAX_SESSIONS) {
+          const [oldest, session] = sessions.entries().next().value as [string, Session];
+          sessions.delete(oldest);
+          void session.close();
+        }
       },
     });
     transport.onclose = () => {
@@ -110,7 +118,7 @@ export async function startHttp(config: SellerConfig): Promise<HttpSeller> {
       return;
     }
     const sentId = req.headers['mcp-session-id'];
-    let sessionId = typeof sentId === 'string' ? (aliases.get(sentId) ?? sentId) : undefined;
+    const sessionId = typeof sentId === 'string' ? (aliases.get(sentId) ?? sentId) : undefined;
     if (sessionId !== undefined && sessionId !== sentId) {
       // Hand the SDK the real id (it reads rawHeaders through @hono/node-server).
       req.headers['mcp-session-id'] = sessionId;
@@ -137,7 +145,6 @@ export async function startHttp(config: SellerConfig): Promise<HttpSeller> {
         return jsonRpcError(res, 400, -32000, 'Bad Request: no valid session; send initialize first');
       }
       transport = await openSession();
-      sessionId = undefined;
     }
 
     const method = isPlainObject(body) && typeof body['method'] === 'string' ? body['method'] : undefined;

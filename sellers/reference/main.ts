@@ -1,8 +1,6 @@
 // Entry of the reference seller process (sellers/reference-seller.js loads it through tsx).
 // HTTP: prints exactly one line `listening http://127.0.0.1:<port>/mcp` on stdout, then nothing else.
-import { startHttp } from './http.ts';
 import { parseSellerArgs, USAGE, UsageError } from './options.ts';
-import { startStdio } from './stdio.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -15,10 +13,13 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // Each transport loads only its own SDK modules (start-up time matters: tests start many sellers).
   if (config.transport === 'stdio') {
+    const { startStdio } = await import('./stdio.ts');
     await startStdio(config);
     return;
   }
+  const { startHttp } = await import('./http.ts');
   const seller = await startHttp(config);
   process.stdout.write(`listening http://127.0.0.1:${seller.port}/mcp\n`);
   process.stderr.write(

@@ -1,6 +1,6 @@
 // Pure helpers of the reference seller (no process needed).
 import { describe, expect, test } from 'vitest';
-import { pointerToField } from '../../sellers/reference/adcp-error.ts';
+import { AdcpFailure, pointerToField } from '../../sellers/reference/adcp-error.ts';
 import { errorResult, payloadOf, safeText, sanitizeError } from '../../sellers/reference/envelope.ts';
 import { canonicalJson } from '../../sellers/reference/json.ts';
 import { parseSellerArgs, UsageError } from '../../sellers/reference/options.ts';
@@ -9,7 +9,6 @@ import { SellerState } from '../../sellers/reference/state.ts';
 import { streamedAnswer } from '../../sellers/reference/streamed-answer.ts';
 import { toolSpecs } from '../../sellers/reference/tools.ts';
 import { validateArguments } from '../../sellers/reference/validate-input.ts';
-import { AdcpFailure } from '../../sellers/reference/adcp-error.ts';
 
 const spec = (name: string) => toolSpecs.find((s) => s.name === name)!;
 
