@@ -7,14 +7,15 @@ import type { AgentConfig } from '../../harness/config/types.ts';
 import type { Outcome } from '../../harness/checks/check.ts';
 import { catalog } from '../../harness/checks/catalog.ts';
 import { judgeAgent } from '../../harness/checks/engine.ts';
+import { DEFAULT_MAX_BYTES } from '../../harness/config/index.ts';
 import { captureAgent } from '../../harness/connect/index.ts';
 import { createSchemaService, sdkSchemaSource } from '../../harness/schemas/index.ts';
 import { faults, type Fault } from '../../sellers/faults.ts';
 import { startHttpSeller, stdioSellerCommand } from '../../sellers/launch.ts';
 
-// Short timeouts keep the hang / crash faults cheap; the clean seller answers in milliseconds.
-const timeouts = { connectMs: 15_000, callMs: 3_000, agentMs: 60_000 };
-const MAX_BYTES = 1_048_576 + 65_536;
+// Timeouts short enough that the hang fault stays cheap, long enough for a loaded 2-core CI machine
+// (the clean seller answers in milliseconds when the machine is idle).
+const timeouts = { connectMs: 20_000, callMs: 8_000, agentMs: 90_000 };
 
 interface Judged {
   outcomes: Outcome[];
@@ -31,7 +32,7 @@ function stdioAgent(name: string, fault: Fault | undefined): AgentConfig {
     timeouts,
     production: fault?.agent?.production ?? false,
     sandbox: fault?.agent?.sandbox ?? true,
-    maxBytes: MAX_BYTES,
+    maxBytes: DEFAULT_MAX_BYTES,
     secrets: [],
   };
 }
@@ -45,7 +46,7 @@ function httpAgent(name: string, url: string, fault: Fault | undefined): AgentCo
     timeouts,
     production: fault?.agent?.production ?? false,
     sandbox: fault?.agent?.sandbox ?? true,
-    maxBytes: MAX_BYTES,
+    maxBytes: DEFAULT_MAX_BYTES,
     secrets: [],
   };
 }
@@ -101,7 +102,7 @@ beforeAll(async () => {
       }),
     ),
   );
-}, 240_000);
+}, 400_000);
 
 afterAll(() => results.clear());
 
