@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { HttpAgentConfig, StdioAgentConfig } from '../harness/config/types.ts';
-import { captureAgent } from '../harness/connect/index.ts';
+import { captureAgent } from '../harness/capture/capture-agent.ts';
 
 const SERVERS = fileURLToPath(new URL('../test/fixtures/servers/', import.meta.url));
 const ROUNDS = 3;

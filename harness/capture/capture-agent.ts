@@ -7,7 +7,7 @@ import { classify, failure } from '../connect/failure.ts';
 import { openTransport, PermissiveResult, PinnedClient, type Session } from '../connect/session.ts';
 import type { AgentCapture, Exchange, ExchangeOutcome, TransportFailure } from './exchange.ts';
 import { correlationId, defaultProbes, withContext } from './probes.ts';
-import { redactDeep, usableSecrets } from './redact.ts';
+import { redactDeep, usableSecrets } from '../config/redact.ts';
 
 export interface CaptureOptions {
   signal?: AbortSignal;
@@ -32,6 +32,18 @@ export async function captureAgent(agent: AgentConfig, opts: CaptureOptions = {}
   }
 }
 
+/** The facts of an agent's config that checks and reports read (no secrets, no transport details). */
+export function agentFacts(agent: AgentConfig): AgentCapture['agent'] {
+  return {
+    name: agent.name,
+    transport: agent.transport,
+    production: agent.production,
+    sandbox: agent.sandbox,
+    ...(agent.adcpVersion !== undefined ? { adcpVersion: agent.adcpVersion } : {}),
+    ...(agent.metaIdTools !== undefined ? { metaIdTools: { ...agent.metaIdTools } } : {}),
+  };
+}
+
 class AgentRun {
   private readonly tracker: CallTracker;
   private readonly secrets: readonly string[];
@@ -49,14 +61,7 @@ class AgentRun {
     this.secrets = agent.secrets;
     this.tracker = new CallTracker(agent.secrets);
     this.state = {
-      agent: {
-        name: agent.name,
-        transport: agent.transport,
-        production: agent.production,
-        sandbox: agent.sandbox,
-        ...(agent.adcpVersion !== undefined ? { adcpVersion: agent.adcpVersion } : {}),
-        ...(agent.metaIdTools !== undefined ? { metaIdTools: { ...agent.metaIdTools } } : {}),
-      },
+      agent: agentFacts(agent),
       initialize: { ok: false, failure: failure('connect', 'not attempted', []) },
       exchanges: [],
     };

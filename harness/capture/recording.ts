@@ -6,7 +6,7 @@ import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { AgentCapture, Exchange } from './exchange.ts';
-import { redactDeep } from './redact.ts';
+import { redactDeep } from '../config/redact.ts';
 
 export class RecordingError extends Error {
   constructor(

@@ -2,7 +2,7 @@
 // readable, secret-free line. Seller text can ride inside these errors (HTTP bodies, JSON-RPC
 // messages), so every message is redacted and flattened here.
 import type { TransportFailure, TransportFailureKind } from '../capture/exchange.ts';
-import { redact } from '../capture/redact.ts';
+import { redact } from '../config/redact.ts';
 
 const MAX_MESSAGE = 300;
 

@@ -1,3 +1,2 @@
-// Public surface of the connect stage: capture one agent over its live session.
-export { captureAgent, type CaptureOptions } from '../capture/capture-agent.ts';
+// Public surface of the connect stage: the MCP session pieces that harness/capture drives.
 export { PermissiveResult, PinnedClient } from './session.ts';

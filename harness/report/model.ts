@@ -1,7 +1,7 @@
 // What a finished run looks like to every report: agents, their facts and their outcomes. Built by
 // harness/run from vitest's results (so a merged, sharded run reports exactly like a single one).
 // Every string in here is already sanitized (harness/report/sanitize.ts); renderers only escape.
-import type { Severity, Status } from '../checks/check.ts';
+import type { Outcome, Severity, Status } from '../checks/check.ts';
 
 export type Layer = 'validate_root' | 'legacy_wrapper' | 'missing' | 'schema';
 export const LAYERS: readonly Layer[] = ['validate_root', 'legacy_wrapper', 'missing', 'schema'];
@@ -26,16 +26,8 @@ export interface AgentFacts {
   aborted: string | null;
 }
 
-export interface ReportOutcome {
-  check: string;
-  tool: string;
-  status: Status;
-  severity: Severity;
-  message: string;
-  pointer?: string;
-  expected?: string;
-  found?: string;
-  spec: string;
+/** An outcome as the reports carry it: the engine's Outcome, plus the baseline reason when it is a known one. */
+export interface ReportOutcome extends Outcome {
   /** Reason from the agent's `expect` baseline when this fail/warn is a known one. */
   baseline?: string;
 }

@@ -1,7 +1,7 @@
 // Seller-controlled text on its way into a report: stripped of characters that can forge or hide
 // output (control, bidi, zero-width), redacted of secrets, bounded in length. Escaping for a given
 // format (XML, Markdown) is a separate, later step: `escapeXml`, `escapeMarkdown`.
-import { redact } from '../capture/redact.ts';
+import { redact } from '../config/redact.ts';
 
 /** Default bound on one seller string in a report, in code points. */
 export const MAX_TEXT = 1000;

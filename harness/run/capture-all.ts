@@ -3,7 +3,7 @@
 import pLimit from 'p-limit';
 import type { AgentCapture } from '../capture/exchange.ts';
 import type { AgentConfig } from '../config/types.ts';
-import { captureAgent } from '../connect/index.ts';
+import { agentFacts, captureAgent } from '../capture/capture-agent.ts';
 import type { Progress } from './progress.ts';
 
 /** Extra time past `agentMs` before the harness aborts an agent itself. */
@@ -37,14 +37,7 @@ function summary(c: AgentCapture): string {
 /** The capture of an agent the run never reached (interrupted first): it reports as unreachable. */
 export function notProbed(agent: AgentConfig, message: string): AgentCapture {
   return {
-    agent: {
-      name: agent.name,
-      transport: agent.transport,
-      production: agent.production,
-      sandbox: agent.sandbox,
-      ...(agent.adcpVersion !== undefined ? { adcpVersion: agent.adcpVersion } : {}),
-      ...(agent.metaIdTools !== undefined ? { metaIdTools: agent.metaIdTools } : {}),
-    },
+    agent: agentFacts(agent),
     initialize: { ok: false, failure: { kind: 'connect', message } },
     exchanges: [],
   };

@@ -1,7 +1,7 @@
 // Live stdio sessions against real child processes: the official-SDK seller and the hostile one.
 import { tmpdir } from 'node:os';
 import { describe, expect, test } from 'vitest';
-import { captureAgent } from '../../harness/connect/index.ts';
+import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import type { AgentCapture, Exchange } from '../../harness/capture/exchange.ts';
 import { byTool, probes, stdioAgent } from './agents.ts';
 

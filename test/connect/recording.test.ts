@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AgentCapture } from '../../harness/capture/exchange.ts';
 import { readRecording, writeRecording } from '../../harness/capture/recording.ts';
 import { judgeAgent } from '../../harness/checks/engine.ts';
-import { captureAgent } from '../../harness/connect/index.ts';
+import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import { startHostileHttp } from '../fixtures/servers/hostile-http.mjs';
 import { httpAgent, probes, stdioAgent, TOKEN } from './agents.ts';
 

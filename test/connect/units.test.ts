@@ -1,7 +1,7 @@
 // Pure pieces of the connect/capture stages: redaction, the permissive result schema, the SSE tap,
 // the failure classifier, and correlation ids.
 import { describe, expect, test } from 'vitest';
-import { redact, redactDeep, REDACTED } from '../../harness/capture/redact.ts';
+import { redact, redactDeep, REDACTED } from '../../harness/config/redact.ts';
 import { withContext } from '../../harness/capture/probes.ts';
 import { classify, oneLine } from '../../harness/connect/failure.ts';
 import { PermissiveResult } from '../../harness/connect/session.ts';

@@ -8,7 +8,7 @@ import type { Outcome } from '../../harness/checks/check.ts';
 import { catalog } from '../../harness/checks/catalog.ts';
 import { judgeAgent } from '../../harness/checks/engine.ts';
 import { DEFAULT_MAX_BYTES } from '../../harness/config/index.ts';
-import { captureAgent } from '../../harness/connect/index.ts';
+import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import { createSchemaService, sdkSchemaSource } from '../../harness/schemas/index.ts';
 import { faults, type Fault } from '../../sellers/faults.ts';
 import { startHttpSeller, stdioSellerCommand } from '../../sellers/launch.ts';
