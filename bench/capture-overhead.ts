@@ -32,8 +32,8 @@ const flag = (name: string, dflt: number) => {
   const n = at >= 0 ? Number(argv[at + 1]) : NaN;
   return Number.isFinite(n) && n > 0 ? Math.floor(n) : dflt;
 };
-const HTTP_ROUNDS = flag('--rounds', 15);
-const STDIO_ROUNDS = flag('--stdio-rounds', Math.max(3, Math.round(HTTP_ROUNDS / 2)));
+const HTTP_ROUNDS = flag('--rounds', 20);
+const STDIO_ROUNDS = flag('--stdio-rounds', Math.max(3, Math.round(HTTP_ROUNDS * 0.4)));
 const WITH_SSE = !argv.includes('--no-sse');
 
 type Variant = 'raw' | 'raw-req' | 'harness';

@@ -190,6 +190,9 @@ if (childAt >= 0) {
   const stdio: StdioAgentConfig = { ...base, name: 'bench-stdio', transport: 'stdio', command: process.execPath, args: [SERVERS + 'hostile-stdio.mjs'], env: {} };
   await measure('stdio', () => captureAgent(stdio));
   clearInterval(track);
-  console.log(`overall harness peak RSS ${(overallPeak / MiB).toFixed(1)} MiB (node ${process.version})`);
+  // getrusage's high-water mark sees spikes a 5 ms sampler can miss (it includes start-up, before any call).
+  console.log(
+    `overall harness peak RSS ${(overallPeak / MiB).toFixed(1)} MiB sampled · ${((process.resourceUsage().maxRSS * 1024) / MiB).toFixed(1)} MiB maxRSS (getrusage) (node ${process.version})`,
+  );
   await compareChildren();
 }

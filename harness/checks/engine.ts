@@ -74,10 +74,12 @@ function runAgentCheck(check: AgentCheck, capture: AgentCapture, ctx: CheckConte
   }
 }
 
-/** The tool name to report an exchange under; a malformed record never throws here. */
+/** The tool name to report an exchange under — the deliberately invalid call is labelled as such, so
+ *  `error.validation › get_products (invalid input)` is not mistaken for the valid probe. A malformed
+ *  record never throws here. */
 function toolName(x: Exchange): string {
   try {
-    return String(x.tool);
+    return x.intent === 'invalid' ? `${String(x.tool)} (invalid input)` : String(x.tool);
   } catch {
     return '(unreadable)';
   }

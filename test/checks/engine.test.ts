@@ -17,7 +17,7 @@ describe('judgeAgent', () => {
     const order = catalog.map((c) => c.id);
     const ranks = outcomes.map((o) => order.indexOf(o.check));
     expect(ranks).toEqual([...ranks].sort((x, y) => x - y));
-    expect(outcomes.filter((o) => o.check === 'envelope.is-error-type').map((o) => o.tool)).toEqual(['get_adcp_capabilities', 'get_products', 'get_products']);
+    expect(outcomes.filter((o) => o.check === 'envelope.is-error-type').map((o) => o.tool)).toEqual(['get_adcp_capabilities', 'get_products', 'get_products (invalid input)']);
     expect(new Set(outcomes.map((o) => o.check))).toEqual(new Set(order)); // every check reports
   });
 
