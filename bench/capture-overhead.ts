@@ -6,7 +6,8 @@
 // line (stdio); the table shows medians:
 //   raw      the SDK as its README uses it: Client + StdioClientTransport / StreamableHTTPClientTransport,
 //            client.listTools() (compiles every advertised outputSchema) and client.callTool() (zod-parses
-//            the result, validates structuredContent; throws on some AdCP errors — caught and counted);
+//            the result, validates structuredContent against the outputSchema, throws when it does not
+//            fit — caught and counted);
 //   raw-req  the same Client and transports, but client.request(..., z.unknown()) for tools/list and
 //            tools/call: the SDK calls the harness itself makes, without its tracking, caps and records;
 //   harness  captureAgent(agent) — PinnedClient over HarnessStdioTransport / the capped undici fetch.
@@ -188,8 +189,8 @@ for (const mode of WITH_SSE ? (['json', 'sse'] as const) : (['json'] as const)) 
 
 console.log(`node ${process.version}, ${process.platform}/${process.arch}, ${cpus().length} CPUs; load ${loadBefore} → ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${Math.round((performance.now() - started) / 1000)} s`);
 console.log(`medians of ${STDIO_ROUNDS} (stdio) / ${HTTP_ROUNDS} (http) interleaved rounds; ms; "per call" = the probe phase / calls; ratios are harness / raw and harness / raw-req`);
-console.log('| transport | client | calls | session wall | connect+init | tools/list | per call wall | close | session CPU | per call CPU | ratio wall | ratio CPU | ratio per-call CPU |');
-console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| transport | client | calls | session wall | connect+init | tools/list | per call wall | close | session CPU | per call CPU | ratio wall | ratio per-call wall | ratio CPU | ratio per-call CPU |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const row of rows) {
   const { s } = row;
   const peers = rows.filter((r) => r.target === row.target);
@@ -197,9 +198,10 @@ for (const row of rows) {
   const req = peers.find((r) => r.variant === 'raw-req')!.s;
   const ratio = (k: 'wall' | 'cpu') => (row.variant === 'harness' ? `${(s[k] / raw[k]).toFixed(2)} / ${(s[k] / req[k]).toFixed(2)}` : '');
   const perCallCpu = (x: Row['s']) => x.callsCpu / Math.max(1, x.nCalls);
-  const ratioCall = row.variant === 'harness' ? `${(perCallCpu(s) / perCallCpu(raw)).toFixed(2)} / ${(perCallCpu(s) / perCallCpu(req)).toFixed(2)}` : '';
+  const perCallWall = (x: Row['s']) => x.calls / Math.max(1, x.nCalls);
+  const ratioOf = (g: (x: Row['s']) => number) => (row.variant === 'harness' ? `${(g(s) / g(raw)).toFixed(2)} / ${(g(s) / g(req)).toFixed(2)}` : '');
   console.log(
-    `| ${row.target} | ${row.variant} | ${s.nCalls}${s.errors ? ` (${s.errors} threw)` : ''} | ${f(s.wall)} | ${f(s.connect)} | ${f(s.list)} | ${f(s.calls / Math.max(1, s.nCalls))} | ${f(s.close)} | ` +
-      `${f(s.cpu)} | ${f(perCallCpu(s))} | ${ratio('wall')} | ${ratio('cpu')} | ${ratioCall} |`,
+    `| ${row.target} | ${row.variant} | ${s.nCalls}${s.errors ? ` (${s.errors} threw)` : ''} | ${f(s.wall)} | ${f(s.connect)} | ${f(s.list)} | ${f(perCallWall(s))} | ${f(s.close)} | ` +
+      `${f(s.cpu)} | ${f(perCallCpu(s))} | ${ratio('wall')} | ${ratioOf(perCallWall)} | ${ratio('cpu')} | ${ratioOf(perCallCpu)} |`,
   );
 }
