@@ -104,7 +104,6 @@ class AgentRun {
     }
     this.progress('close');
     await Promise.race([this.session?.close(), sleep(closeReserve)]);
-    this.progress('done');
     return this.snapshot();
   }
 

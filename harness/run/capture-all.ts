@@ -18,7 +18,6 @@ export async function captureAll(agents: readonly AgentConfig[], opts: { concurr
           opts.progress.update(agent.name, 'not probed: run interrupted');
           return notProbed(agent, 'run interrupted before this agent was probed');
         }
-        opts.progress.update(agent.name, 'connecting');
         const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(agent.timeouts.agentMs + GRACE_MS)]);
         const capture = await captureAgent(agent, { signal, onProgress: (e) => opts.progress.update(agent.name, e.step) });
         opts.progress.update(agent.name, summary(capture));
