@@ -12,23 +12,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dirSchemaSource, sdkSchemaSource, type SchemaSource } from '../harness/schemas/index.ts';
 import { AdcpRegistry } from '../harness/schemas/registry.ts';
+import { REFERENCE_SELLER_TASKS } from '../sellers/launch.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED_31 = path.resolve(ROOT, '..', 'shared', 'adcp', 'schemas', '3.1.19');
 const WARM_RUNS = 201;
 const THROUGHPUT_MS = 1500;
 
-const TASKS = [
-  'get_adcp_capabilities',
-  'get_products',
-  'list_creative_formats',
-  'list_creatives',
-  'get_media_buys',
-  'get_media_buy_delivery',
-  'get_signals',
-  'create_media_buy',
-  'sync_creatives',
-] as const;
+const TASKS = REFERENCE_SELLER_TASKS;
 
 function minimal(task: (typeof TASKS)[number], v31: boolean): Record<string, unknown> {
   const p: Record<(typeof TASKS)[number], Record<string, unknown>> = {

@@ -4,6 +4,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The AdCP tasks the reference seller exposes, in the order it lists them (the mutating two are sandbox only). */
+export const REFERENCE_SELLER_TASKS = [
+  'get_adcp_capabilities',
+  'get_products',
+  'list_creative_formats',
+  'list_creatives',
+  'get_media_buys',
+  'get_media_buy_delivery',
+  'get_signals',
+  'create_media_buy',
+  'sync_creatives',
+] as const;
+
 export interface SellerOptions {
   faults?: string[];
   responseMode?: 'json' | 'sse';

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentCapture, Exchange } from '../../harness/capture/exchange.ts';
+import { REFERENCE_SELLER_TASKS } from '../../sellers/launch.ts';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SHARED = path.resolve(PROJECT_ROOT, '..', 'shared');
@@ -13,17 +14,7 @@ export const NO_SHARED = !existsSync(path.join(SHARED_3_1, 'index.json'));
 export const NO_SHARED_MESSAGE = '../shared is absent (no adcp/schemas/3.1.19 tree)';
 
 /** The AdCP tasks the reference seller exposes. */
-export const SELLER_TASKS = [
-  'get_adcp_capabilities',
-  'get_products',
-  'list_creative_formats',
-  'list_creatives',
-  'get_media_buys',
-  'get_media_buy_delivery',
-  'get_signals',
-  'create_media_buy',
-  'sync_creatives',
-] as const;
+export const SELLER_TASKS = REFERENCE_SELLER_TASKS;
 
 /** Where each task's response schema lives in the 3.x trees. */
 export const RESPONSE_SCHEMA_PATHS: Record<(typeof SELLER_TASKS)[number], string> = {
