@@ -79,7 +79,8 @@ class AgentRun {
     const { agentMs } = this.agent.timeouts;
     const closeReserve = Math.min(2500, Math.floor(agentMs / 4));
     const runBudget = agentMs - closeReserve;
-    this.deadline = performance.now() + runBudget;
+    const start = performance.now();
+    this.deadline = start + runBudget;
 
     let watchdog: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
@@ -100,10 +101,11 @@ class AgentRun {
       this.stopped = outcome;
       this.state.aborted ??= outcome;
       if (this.tracker.current) this.tracker.fail(outcome, this.tracker.current);
-      await Promise.race([work, sleep(250)]); // let the in-flight call record itself
+      await Promise.race([work, sleep(Math.min(250, closeReserve / 2))]); // let the in-flight call record itself
     }
     this.progress('close');
-    await Promise.race([this.session?.close(), sleep(closeReserve)]);
+    // Whatever is left of agentMs (the wait for the in-flight call above came out of the reserve).
+    await Promise.race([this.session?.close(), sleep(start + agentMs - performance.now())]);
     return this.snapshot();
   }
 
@@ -174,7 +176,13 @@ class AgentRun {
       client.onerror = () => {}; // every failure that matters is recorded per call
       const budget = Math.min(connectDeadline - performance.now(), this.remaining());
       const call = this.tracker.begin('initialize');
-      const timer = setTimeout(() => this.tracker.fail(failure('timeout', `initialize: no answer within ${this.agent.timeouts.connectMs} ms`, []), call), Math.max(0, budget));
+      const timer = setTimeout(() => {
+        const within = `within ${this.agent.timeouts.connectMs} ms`;
+        if (!call.raw) return this.tracker.fail(failure('timeout', `initialize: no answer ${within}`, []), call);
+        // Answered, but connect() still waits on the notifications/initialized POST: cut that too.
+        call.failure ??= failure('timeout', `initialize answered, but the notifications/initialized POST got no answer ${within}`, []);
+        call.wire.abort(new Error(call.failure.message));
+      }, Math.max(0, budget));
       const t0 = performance.now();
       let error: unknown;
       let ok = false;

@@ -126,7 +126,14 @@ async function resolveAgent(
     }
     // A key or token spliced into the URL (…?key=${KEY}) is a secret too.
     secrets.push(...substitutions.filter((s) => s.pointer === at('url')).map((s) => s.value));
-    const url = new URL(a.url!);
+    // The schema's pattern lets through URLs WHATWG rejects (a port past 65535, a bad IPv6 host …).
+    // Not echoed: the URL may carry a key.
+    let url: URL;
+    try {
+      url = new URL(a.url!);
+    } catch {
+      throw new ConfigError(file, at('url'), 'must be an http(s) URL (this one cannot be parsed: check the host and port)');
+    }
     if (url.username) secrets.push(decodeURIComponent(url.username));
     if (url.password) secrets.push(decodeURIComponent(url.password));
     return { ...base, transport: 'http', url: a.url!, headers };

@@ -58,8 +58,13 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
     } catch {
       info = {};
     }
-    const call = tracker.isPending(info.id);
-    const signals = [init?.signal, call?.wire.signal, AbortSignal.timeout(slack)].filter((s): s is AbortSignal => !!s);
+    // Only a REQUEST carries the call: our answer to a server-initiated request (ping, sampling …) has
+    // no method and an id the seller chose, possibly equal to the call's own.
+    const call = info.method !== undefined ? tracker.isPending(info.id) : undefined;
+    // The handshake's closing notification belongs to initialize's budget: a seller that never answers
+    // its POST must not hold connect() open past the connect timeout.
+    const owner = call ?? (info.method === 'notifications/initialized' && tracker.current?.method === 'initialize' ? tracker.current : undefined);
+    const signals = [init?.signal, owner?.wire.signal, AbortSignal.timeout(slack)].filter((s): s is AbortSignal => !!s);
 
     // A network error propagates to the SDK request and is classified from its rejection.
     const response = await undiciFetch(url, {

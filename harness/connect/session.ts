@@ -70,6 +70,7 @@ export function openTransport(agent: AgentConfig, tracker: CallTracker): Omit<Se
       env: agent.env,
       ...(agent.cwd !== undefined ? { cwd: agent.cwd } : {}),
       maxBytes: agent.maxBytes,
+      secrets: agent.secrets,
       onRaw: (value, bytes) => tracker.noteIncoming(value, bytes),
       onExit: (exit) => {
         const call = tracker.current;

@@ -9,6 +9,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { redact, usableSecrets } from '../config/redact.ts';
 
 export const STDERR_TAIL_BYTES = 64 * 1024;
 export const MAX_JUNK_LINES = 50;
@@ -20,6 +21,11 @@ export interface StdioTransportOptions {
   env: Record<string, string>;
   cwd?: string;
   maxBytes: number;
+  /**
+   * Values to redact from junk lines and the stderr tail BEFORE they are cut: a secret split by the
+   * cut would otherwise survive the later redaction in part.
+   */
+  secrets?: readonly string[];
   /** Every parsed stdout line (raw JSON), before any schema sees it, with its UTF-8 size. */
   onRaw(value: unknown, bytes: number): void;
   /** A stdout line passed the byte cap; the rest of the line is discarded. */
@@ -43,6 +49,8 @@ export class HarnessStdioTransport implements Transport {
   private closing = false;
   private closed?: Promise<void>;
   private stderrTail = '';
+  /** Set once the tail was cut at its start. */
+  private stderrCut = false;
   private readonly stderrDecoder = new StringDecoder('utf8');
   private lineChunks: Buffer[] = [];
   private lineBytes = 0;
@@ -50,8 +58,12 @@ export class HarnessStdioTransport implements Transport {
 
   constructor(private readonly opts: StdioTransportOptions) {}
 
+  /** The stderr tail, redacted; once the tail was cut, the characters a cut secret could occupy are dropped. */
   get stderr(): string {
-    return this.stderrTail;
+    const secrets = usableSecrets(this.opts.secrets ?? []);
+    // A secret that began before the cut point ends within the first (longest - 1) characters.
+    const tail = this.stderrCut ? this.stderrTail.slice(Math.max(0, (secrets[0]?.length ?? 1) - 1)) : this.stderrTail;
+    return redact(tail, secrets);
   }
 
   get pid(): number | undefined {
@@ -146,7 +158,10 @@ export class HarnessStdioTransport implements Transport {
 
   private onStderr(chunk: Buffer): void {
     this.stderrTail += this.stderrDecoder.write(chunk);
-    if (this.stderrTail.length > STDERR_TAIL_BYTES) this.stderrTail = this.stderrTail.slice(-STDERR_TAIL_BYTES);
+    if (this.stderrTail.length > STDERR_TAIL_BYTES) {
+      this.stderrTail = this.stderrTail.slice(-STDERR_TAIL_BYTES);
+      this.stderrCut = true;
+    }
   }
 
   private onStdout(chunk: Buffer): void {
@@ -190,11 +205,17 @@ export class HarnessStdioTransport implements Transport {
       this.junk(text);
       return;
     }
-    if (!value || typeof value !== 'object' || Array.isArray(value) || (value as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
       this.junk(text);
       return;
     }
+    // Any JSON object goes to the tap first: an answer with our id but a wrong `jsonrpc` is a malformed
+    // response (a protocol failure now), not a line to ignore until the call times out.
     this.opts.onRaw(value, bytes);
+    if ((value as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
+      this.junk(text);
+      return;
+    }
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (parsed.success) this.onmessage?.(parsed.data);
     else this.onerror?.(new Error(`malformed JSON-RPC message on stdout: ${parsed.error.issues[0]?.message ?? 'invalid'}`));
@@ -202,6 +223,7 @@ export class HarnessStdioTransport implements Transport {
 
   private junk(line: string): void {
     if (this.stdoutJunk.length >= MAX_JUNK_LINES) return;
-    this.stdoutJunk.push(line.length > MAX_JUNK_LINE_CHARS ? `${line.slice(0, MAX_JUNK_LINE_CHARS)}…` : line);
+    const clean = redact(line, this.opts.secrets ?? []); // before the cut, so no part of a secret survives
+    this.stdoutJunk.push(clean.length > MAX_JUNK_LINE_CHARS ? `${clean.slice(0, MAX_JUNK_LINE_CHARS)}…` : clean);
   }
 }

@@ -125,6 +125,13 @@ describe('loadConfig: errors name the file and the pointer, on one line', () => 
     expect(err.message.startsWith(`${file}: ${err.pointer || '/'}: ${err.expected}`)).toBe(true);
   });
 
+  test('a URL the schema pattern accepts but WHATWG cannot parse is a ConfigError that does not echo the URL', async () => {
+    const file = await write('port.yaml', 'agents:\n  - name: a\n    transport: http\n    url: http://seller.example:99999/mcp?key=${URL_KEY}\n');
+    const err = await configError(file, { URL_KEY: 'urlkey-secret-77' });
+    expect(err.message).toMatch(/port\.yaml: \/agents\/0\/url: must be an http\(s\) URL/);
+    expect(err.message).not.toContain('urlkey-secret-77');
+  });
+
   test('a missing config file is a ConfigError too', async () => {
     const err = await configError(join(dir, 'nope.yaml'));
     expect(err.message).toMatch(/nope\.yaml: \/: cannot read the config file \(ENOENT\)/);

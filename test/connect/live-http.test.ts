@@ -162,3 +162,77 @@ describe('http: connection failures', () => {
     }
   });
 });
+
+describe('http: server-initiated requests on the call stream', () => {
+  test('a server request reusing our call id: the POST of our answer to it is not the call (a 500 on it does not fail the call)', async () => {
+    let stream: import('node:http').ServerResponse | undefined;
+    let callId: unknown;
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        if (req.method !== 'POST') return void res.writeHead(405).end();
+        const m = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: unknown; method?: string; params?: { protocolVersion?: string } };
+        const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+        if (m.method === 'initialize') {
+          return json({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'pinger', version: '1' } } });
+        }
+        if (m.method === 'tools/list') return json({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'get_adcp_capabilities', inputSchema: { type: 'object' } }] } });
+        if (m.method === 'tools/call') {
+          callId = m.id;
+          stream = res;
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: m.id, method: 'ping' })}\n\n`);
+          return;
+        }
+        if (m.method === undefined && m.id === callId && stream) {
+          // the client's answer to our ping: refuse it, then answer the call on its stream
+          res.writeHead(500, { 'content-type': 'text/plain' }).end('no thanks');
+          stream.end(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: callId, result: { content: [], structuredContent: { ok: true } } })}\n\n`);
+          return;
+        }
+        res.writeHead(202).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const capture = await captureAgent(httpAgent(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, { probes: probes('get_adcp_capabilities') }));
+      const x = capture.exchanges[0]!;
+      expect(x.outcome).toMatchObject({ kind: 'result', result: { structuredContent: { ok: true } } });
+      expect(x.http).toMatchObject({ method: 'tools/call', status: 200, contentType: 'text/event-stream' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
+
+describe('http: a hung handshake notification', () => {
+  test('initialize answered, notifications/initialized never answered: initialize fails at the connect timeout, not call timeout later', async () => {
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        if (req.method !== 'POST') return void res.writeHead(405).end();
+        const m = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: unknown; method?: string; params?: { protocolVersion?: string } };
+        if (m.method === 'initialize') {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'x', version: '1' } } }));
+        }
+        // anything else: never answered
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const t0 = performance.now();
+      const capture = await captureAgent(
+        httpAgent(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, { timeouts: { connectMs: 1_000, callMs: 20_000, agentMs: 50_000 } }),
+      );
+      expect(capture.initialize).toMatchObject({ ok: false, failure: { kind: 'timeout', message: expect.stringContaining('notifications/initialized') } });
+      expect(performance.now() - t0).toBeLessThan(5_000);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});

@@ -184,3 +184,34 @@ describe('stdio: process environment and lifecycle', () => {
     expect(byTool(capture.exchanges, 'odd_result')).toHaveLength(0);
   });
 });
+
+describe('stdio: single misbehaviours (mini-stdio.mjs)', () => {
+  const mini = (flag: string, over: Parameters<typeof stdioAgent>[1] = {}) => {
+    const agent = stdioAgent('mini-stdio.mjs', { probes: probes('get_adcp_capabilities'), ...over });
+    return { ...agent, args: [...agent.args, flag] };
+  };
+
+  test('a secret cut by the junk-line or stderr-tail limits leaves no part of itself behind', async () => {
+    const secret = 'sekrit-ABCDEFGHIJ-0123456789';
+    const capture = await captureAgent(mini('--leak', { env: { SELLER_KEY: secret }, secrets: [secret] }));
+    expect(capture.stdio?.stdoutJunk[0]).toBe(`${'x'.repeat(290)}[REDACTED]`);
+    const text = JSON.stringify(capture);
+    for (const part of ['sekrit-ABC', 'ABCDEFGHIJ', '0123456789']) expect(text).not.toContain(part);
+    expect(capture.stdio?.stderrTail).toMatch(/^y+$/);
+  });
+
+  test('an answer with our id but `jsonrpc` other than "2.0" is a protocol failure at once, not a timeout', async () => {
+    const capture = await captureAgent(mini('--bad-jsonrpc', { timeouts: { connectMs: 10_000, callMs: 5_000, agentMs: 50_000 } }));
+    const x = capture.exchanges[0]!;
+    expect(x.outcome).toMatchObject({ kind: 'transport-error', failure: { kind: 'protocol', message: expect.stringContaining('`jsonrpc` is not "2.0"') } });
+    expect(x.durationMs).toBeLessThan(2_000);
+    expect(capture.stdio?.stdoutJunk).toHaveLength(1); // still recorded as a non-JSON-RPC line
+  });
+
+  test('agentMs bounds the wall time, close of a process that ignores stdin EOF and SIGTERM included', async () => {
+    const t0 = performance.now();
+    const capture = await captureAgent(mini('--stubborn', { probes: probes('env_probe', 'get_adcp_capabilities'), timeouts: { connectMs: 10_000, callMs: 30_000, agentMs: 1_000 } }));
+    expect(performance.now() - t0).toBeLessThan(1_150);
+    expect(capture.aborted).toMatchObject({ kind: 'timeout' });
+  });
+});
