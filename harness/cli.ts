@@ -25,12 +25,23 @@ async function cli(argv: string[]): Promise<number> {
   return (await command.load()).main(rest);
 }
 
-cli(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`adcp-conformance: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 3;
-  },
-);
+/** An internal error is exit 3 (DESIGN.md), never Node's default 1, which would read as a conformance failure. */
+function internalError(err: unknown): void {
+  const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  // The message may quote a seller: no terminal escape sequences reach the terminal.
+  process.stderr.write(`adcp-conformance: internal error: ${text.replace(/[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/g, '')}\n`);
+  process.exitCode = 3;
+}
+
+process.on('uncaughtException', (err) => {
+  internalError(err);
+  process.exit(3);
+});
+process.on('unhandledRejection', (err) => {
+  internalError(err);
+  process.exit(3);
+});
+
+cli(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+}, internalError);

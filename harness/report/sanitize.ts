@@ -55,9 +55,13 @@ export function optionalText(value: unknown, secrets: readonly string[] = [], ma
   return null;
 }
 
-/** Text for an XML attribute or element body. */
+// Characters XML 1.0 does not allow at all (Char production): C0 controls but tab / LF / CR, lone
+// surrogates, U+FFFE and U+FFFF. A single one makes the whole junit.xml unparsable.
+const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text for an XML attribute or element body: XML-illegal characters dropped, markup escaped. */
 export function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return text.replace(XML_ILLEGAL, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 
 /** Text for a Markdown table cell or list item: no formatting, links, HTML or cell breaks survive. */

@@ -73,6 +73,10 @@ export function parseRunArgs(argv: string[]): RunOptions {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
   const list = (v: string[] | undefined) => (v ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  // A flag given with nothing in it (`--agent "$UNSET"`) must not quietly mean "everything".
+  for (const flag of ['agent', 'check', 'reporter'] as const) {
+    if (values[flag] !== undefined && list(values[flag]).length === 0) throw new UsageError(`--${flag}: expected a name, got '${values[flag].join(',')}'`);
+  }
 
   const reporters = new Set<ReporterName>();
   for (const name of values.reporter ? list(values.reporter) : DEFAULT_REPORTERS) {

@@ -2,13 +2,14 @@
 // probe or replay, judge, let vitest turn outcomes into test cases (JUnit, blobs for sharding), then
 // write report.json / summary.md and print the summary.
 import { homedir, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { access, constants, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { AgentCapture } from '../capture/exchange.ts';
 import { catalog } from '../checks/catalog.ts';
 import { parseSchemasOption, type SchemaSource } from '../schemas/index.ts';
 import type { AgentReport, RunReport } from '../report/model.ts';
 import { exitCodeOf } from '../report/model.ts';
+import { sellerText, stripUnsafe, truncate } from '../report/sanitize.ts';
 import { paintFor, renderTerminalSummary } from '../report/terminal.ts';
 import { captureAll } from './capture-all.ts';
 import type { CollectedRun } from './collector.ts';
@@ -17,30 +18,40 @@ import { checkSelector, UsageError, type RunOptions } from './options.ts';
 import { createProgress } from './progress.ts';
 import { resolveTargets, type Target } from './resolve.ts';
 import type { AgentSuiteData } from './suite-data.ts';
-import { createWorkspace, suiteRootsIn } from './workspace.ts';
+import { createWorkspace, suiteRootsIn, type Workspace } from './workspace.ts';
 import { writeReports } from './write-reports.ts';
 
 export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promise<number> {
   // Everything that can be a usage or config error is decided before anything starts.
   const select = checkSelector(opts.checks, catalog.map((c) => c.id));
   const schemaSource = schemasOption(opts.schemas);
+  await writableOutputs(opts);
   const { targets, close } = await resolveTargets(opts);
-  // vitest takes seconds to import: load it while the agents are being probed.
-  const vitestDriver = import('./vitest-driver.ts');
-  const workspace = await createWorkspace(targets.map((t) => t.name));
-  // Unsharded, every agent runs: probe at once. Sharded, vitest first says which agents are ours.
-  const probing = opts.shard ? undefined : sessionsOf(targets, opts, interrupted);
+  let workspace: Workspace | undefined;
+  let probing: Promise<AgentCapture[]> | undefined;
   try {
+    // vitest takes seconds to import: load it while the agents are being probed.
+    const vitestDriver = import('./vitest-driver.ts');
+    vitestDriver.catch(() => {}); // awaited below; never an unhandled rejection if the workspace fails first
+    const ws = (workspace = await createWorkspace(targets.map((t) => t.name)));
+    // Unsharded, every agent runs: probe at once. Sharded, vitest first says which agents are ours.
+    probing = opts.shard ? undefined : sessionsOf(targets, opts, interrupted);
     const { keysInShard, openVitest } = await vitestDriver;
-    const driven = await openVitest({ root: workspace.root, dataDir: workspace.dataDir, outDir: resolve(opts.out), reporters: opts.reporters, concurrency: opts.concurrency, ...(opts.shard ? { shard: opts.shard } : {}) });
+    const driven = await openVitest({ root: ws.root, dataDir: ws.dataDir, outDir: resolve(opts.out), reporters: opts.reporters, concurrency: opts.concurrency, ...(opts.shard ? { shard: opts.shard } : {}) });
     try {
       const inShard = await keysInShard(driven.vitest);
-      const chosen = probing ? targets : targets.filter((t) => inShard.has(workspace.keys.get(t.name) ?? ''));
+      const chosen = probing ? targets : targets.filter((t) => inShard.has(ws.keys.get(t.name) ?? ''));
 
       const captures = await (probing ?? sessionsOf(chosen, opts, interrupted));
+      let recordError: string | null = null;
       if (opts.record !== undefined) {
-        const { writeRecording } = await import('../capture/recording.ts');
-        await writeRecording(opts.record, captures, chosen.flatMap((t) => [...t.secrets]));
+        // A failed recording (disk full, …) is a run cut short, not a crash that loses every report.
+        try {
+          const { writeRecording } = await import('../capture/recording.ts');
+          await writeRecording(opts.record, captures, chosen.flatMap((t) => [...t.secrets]));
+        } catch (err) {
+          recordError = truncate(stripUnsafe(`--record ${opts.record}: ${err instanceof Error ? err.message : String(err)}`), 500);
+        }
       }
 
       const judged = new Map<string, AgentSuiteData>();
@@ -50,26 +61,26 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
         const data = await judgeCapture(capture, { index: target.index, schemaSource, ...(select ? { select } : {}), ...(target.expect ? { expect: target.expect } : {}), secrets: target.secrets, strict: opts.strict });
         if (interrupted.aborted && data.facts.incomplete === null) data.facts.incomplete = 'run interrupted';
         judged.set(target.name, data);
-        await workspace.writeData(target.name, data);
+        await ws.writeData(target.name, data);
       }
 
       let vitestError: string | null = null;
       try {
         await driven.vitest.start();
       } catch (err) {
-        vitestError = err instanceof Error ? err.message : String(err);
+        vitestError = truncate(stripUnsafe(err instanceof Error ? err.message : String(err)), 500);
       }
       const collected = driven.collector.result;
-      const agents = chosen.map((t) => agentReport(t, workspace.keys.get(t.name) ?? '', judged, collected));
-      const cutShort = interrupted.aborted ? 'interrupted' : vitestError ?? (collected?.errors.length ? `vitest: ${collected.errors.join('; ')}` : collected ? null : 'vitest did not finish');
-      return finish({ agents, strict: opts.strict, cutShort }, collected, opts, vitestError ? driven.log() : '');
+      const agents = chosen.map((t) => agentReport(t, ws.keys.get(t.name) ?? '', judged, collected));
+      const cutShort = interrupted.aborted ? 'interrupted' : (recordError ?? vitestError ?? (collected?.errors.length ? `vitest: ${collected.errors.join('; ')}` : collected ? null : 'vitest did not finish'));
+      return await finish({ agents, strict: opts.strict, cutShort }, collected, opts, driven.junitFile, vitestError ? driven.log() : '');
     } finally {
       await driven.vitest.close();
     }
   } finally {
     await probing; // never rejects (captureAgent never throws); lets sellers close before we stop them
     await close();
-    await workspace.dispose();
+    await workspace?.dispose();
   }
 }
 
@@ -92,7 +103,7 @@ function agentReport(target: Target, key: string, judged: ReadonlyMap<string, Ag
   const data = judged.get(target.name);
   const why = `its test suite did not report (${collected?.broken.get(key) ?? 'not run'})`;
   if (!data) {
-    return { name: target.name, index: target.index, transport: target.config?.transport ?? target.recorded?.agent.transport ?? 'stdio', protocolVersion: null, server: { name: null, version: null }, adcpVersion: null, adcpVersionReason: null, layers: { validate_root: 0, legacy_wrapper: 0, missing: 0, schema: 0 }, reachable: false, incomplete: why, aborted: null, outcomes: [] };
+    return { name: sellerText(target.name, target.secrets, 200), index: target.index, transport: target.config?.transport ?? target.recorded?.agent.transport ?? 'stdio', protocolVersion: null, server: { name: null, version: null }, adcpVersion: null, adcpVersionReason: null, layers: { validate_root: 0, legacy_wrapper: 0, missing: 0, schema: 0 }, reachable: false, incomplete: why, aborted: null, outcomes: [] };
   }
   return { ...data.facts, incomplete: data.facts.incomplete ?? why, outcomes: data.outcomes };
 }
@@ -100,6 +111,7 @@ function agentReport(target: Target, key: string, judged: ReadonlyMap<string, Ag
 /** `--merge-reports DIR`: replay the blobs of sharded runs through the same reporters. */
 export async function mergeRun(opts: RunOptions, blobDir: string): Promise<number> {
   const root = await suiteRootOfBlobs(blobDir);
+  await writableOutputs(opts);
   const scratch = await mkdtemp(join(tmpdir(), 'adcp-conformance-merge-'));
   try {
     await mkdir(root, { recursive: true });
@@ -114,7 +126,7 @@ export async function mergeRun(opts: RunOptions, blobDir: string): Promise<numbe
       const collected = driven.collector.result;
       const agents = [...(collected?.agents.values() ?? [])];
       const problems = [...(collected?.errors ?? []), ...[...(collected?.broken ?? [])].map(([key, why]) => `suite ${key}: ${why}`)];
-      return finish({ agents, strict: opts.strict, cutShort: problems.length ? problems.join('; ') : collected ? null : 'no results in the blobs' }, collected, opts, '');
+      return await finish({ agents, strict: opts.strict, cutShort: problems.length ? problems.join('; ') : collected ? null : 'no results in the blobs' }, collected, opts, driven.junitFile, '');
     } finally {
       await driven.vitest.close();
     }
@@ -132,15 +144,23 @@ async function suiteRootOfBlobs(blobDir: string): Promise<string> {
     throw new UsageError(`--merge-reports ${blobDir}: ${err instanceof Error ? err.message : String(err)}`);
   }
   const roots = new Set<string>();
-  for (const name of names) for (const root of suiteRootsIn(await readFile(join(blobDir, name), 'utf8'))) roots.add(root);
+  for (const name of names) {
+    let text: string;
+    try {
+      text = await readFile(join(blobDir, name), 'utf8');
+    } catch (err) {
+      throw new UsageError(`--merge-reports ${blobDir}: '${name}' is not a readable blob file (${err instanceof Error ? err.message : String(err)})`);
+    }
+    for (const root of suiteRootsIn(text)) roots.add(root);
+  }
   if (roots.size === 0) throw new UsageError(`--merge-reports ${blobDir}: no blob report of 'adcp-conformance run --reporter blob' found`);
   if (roots.size > 1) throw new UsageError(`--merge-reports ${blobDir}: the blobs come from runs over different agent lists (or installs); shard one config, with one install path`);
   return [...roots][0] ?? '';
 }
 
-async function finish(report: RunReport, collected: CollectedRun | undefined, opts: RunOptions, diagnostics: string): Promise<number> {
+async function finish(report: RunReport, collected: CollectedRun | undefined, opts: RunOptions, junitFile: string, diagnostics: string): Promise<number> {
   report.agents.sort((a, b) => a.index - b.index || a.name.localeCompare(b.name));
-  const written = await writeReports(report, collected?.junit ?? [], resolve(opts.out), opts.reporters);
+  const written = await writeReports(report, collected?.junit ?? [], resolve(opts.out), opts.reporters, junitFile);
   if (opts.reporters.has('summary')) {
     const paint = paintFor(process.stdout, process.env);
     process.stdout.write(renderTerminalSummary(report, paint));
@@ -148,6 +168,26 @@ async function finish(report: RunReport, collected: CollectedRun | undefined, op
   }
   if (diagnostics) process.stderr.write(`vitest output:\n${diagnostics}\n`);
   return exitCodeOf(report);
+}
+
+/** --out and --record must be writable before anything runs: otherwise the whole run is lost at its end (exit 2 instead). */
+async function writableOutputs(opts: RunOptions): Promise<void> {
+  const check = async (flag: string, path: string, dir: boolean): Promise<void> => {
+    try {
+      const folder = dir ? path : dirname(path);
+      await mkdir(folder, { recursive: true });
+      await access(folder, constants.W_OK);
+      if (!dir) {
+        const existing = await stat(path).catch(() => undefined);
+        if (existing?.isDirectory()) throw new Error('is a directory');
+        if (existing) await access(path, constants.W_OK);
+      }
+    } catch (err) {
+      throw new UsageError(`${flag} ${path}: not writable (${err instanceof Error ? err.message : String(err)})`);
+    }
+  };
+  await check('--out', resolve(opts.out), true);
+  if (opts.record !== undefined) await check('--record', resolve(opts.record), false);
 }
 
 function schemasOption(value: string | undefined): SchemaSource {

@@ -8,14 +8,14 @@ import type { ReporterName } from './options.ts';
 import { OutcomeCollector } from './collector.ts';
 import { DATA_DIR_KEY } from './suite-data.ts';
 import { keyOfSuiteFile, SUITE_SUFFIX } from './workspace.ts';
-
-export const JUNIT_FILE = 'junit.xml';
+import { JUNIT_FILE } from './write-reports.ts';
 
 export interface VitestSetup {
   /** The run's suite root (see workspace.ts); for a merge, the root the shards ran with. */
   root: string;
-  /** Private to this run: the agents' data, vite's cache. */
+  /** Private to this run: the agents' data, vite's cache, vitest's raw junit XML. */
   dataDir: string;
+  /** Where the blob goes (the other reports are written by write-reports.ts). */
   outDir: string;
   reporters: ReadonlySet<ReporterName>;
   concurrency: number;
@@ -25,6 +25,8 @@ export interface VitestSetup {
 export interface DrivenVitest {
   vitest: Vitest;
   collector: OutcomeCollector;
+  /** vitest's own JUnit XML (in the private data dir: vitest truncates it at start and writes it line by line). */
+  junitFile: string;
   /** What vitest printed (bounded), shown only when something went wrong. */
   log(): string;
 }
@@ -32,11 +34,12 @@ export interface DrivenVitest {
 export async function openVitest(setup: VitestSetup): Promise<DrivenVitest> {
   const collector = new OutcomeCollector();
   const reporters: Array<Reporter | [string, Record<string, unknown>]> = [collector];
+  const junitFile = resolve(setup.dataDir, JUNIT_FILE);
   if (setup.reporters.has('junit')) {
     reporters.push([
       'junit',
       {
-        outputFile: resolve(setup.outDir, JUNIT_FILE),
+        outputFile: junitFile,
         suiteName: 'adcp-conformance',
         includeConsoleOutput: true,
         classnameTemplate: ({ filepath }: { filepath: string }) => collector.names.get(keyOfSuiteFile(filepath)) ?? keyOfSuiteFile(filepath),
@@ -48,6 +51,11 @@ export async function openVitest(setup: VitestSetup): Promise<DrivenVitest> {
     reporters.push(['blob', { outputFile: resolve(setup.outDir, 'blob', name) }]);
   }
   const sink = new BoundedSink(16 * 1024);
+  // vitest's logger hooks the process as if it were the vitest CLI: SIGINT / SIGTERM → process.exit()
+  // (exit 130, no reports, sellers left running), an unhandled rejection → exit 1 (a "conformance
+  // failure"). The harness handles those itself (commands/run.ts, cli.ts): drop vitest's hooks.
+  const hooked = ['SIGINT', 'SIGTERM', 'exit', 'unhandledRejection'] as const;
+  const before = new Map(hooked.map((event) => [event, new Set(process.listeners(event as 'SIGINT'))]));
   const vitest = await createVitest(
     'test',
     {
@@ -68,7 +76,10 @@ export async function openVitest(setup: VitestSetup): Promise<DrivenVitest> {
     { logLevel: 'silent', cacheDir: join(setup.dataDir, '.vite'), clearScreen: false },
     { stdout: sink, stderr: sink },
   );
-  return { vitest, collector, log: () => sink.text() };
+  for (const event of hooked) {
+    for (const listener of process.listeners(event as 'SIGINT')) if (!before.get(event)?.has(listener)) process.off(event as 'SIGINT', listener);
+  }
+  return { vitest, collector, junitFile, log: () => sink.text() };
 }
 
 /** Suite-file keys vitest will run in this shard (all of them when not sharded), by vitest's own split. */

@@ -71,6 +71,10 @@ describe('escaping', () => {
   test('escapeXml escapes all five XML specials', () => {
     expect(escapeXml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;');
   });
+  test('escapeXml drops what XML 1.0 forbids (C0 controls, U+FFFE/U+FFFF, lone surrogates), keeps tab/LF/CR and pairs', () => {
+    expect(escapeXml('a\u0000b\u0008c\u000Bd\u001Fe\uFFFEf\uFFFFg\uD800h\uDC00i')).toBe('abcdefghi');
+    expect(escapeXml('\t\n\r \u{1F600} \uFFFD')).toBe('\t\n\r \u{1F600} \uFFFD');
+  });
   test('escapeMarkdown neutralises HTML, links, emphasis and table cell breaks', () => {
     const out = escapeMarkdown('<img src=x> [click](http://evil) *b* | `c`');
     expect(out).not.toMatch(/<|(?<!\\)[[\]|*`]/);

@@ -27,6 +27,10 @@ describe('parseRunArgs', () => {
     [['--concurrency', '1.5'], /positive integer/],
     [['--record', 'a', '--replay', 'b'], /cannot be used together/],
     [['--merge-reports', 'd', '--shard', '1/2'], /--merge-reports/],
+    // An empty value (`--agent "$UNSET"`) must not quietly select everything (or, for --reporter, nothing).
+    [['--agent', ''], /--agent: expected a name/],
+    [['--check', ' , '], /--check: expected a name/],
+    [['--reporter', ''], /--reporter: expected a name/],
   ] as const)('%j is a usage error', ([argv, message]) => {
     expect(() => parseRunArgs([...argv])).toThrow(UsageError);
     expect(() => parseRunArgs([...argv])).toThrow(message);
