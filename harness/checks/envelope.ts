@@ -10,6 +10,7 @@ import {
   NO_ANSWER,
   payloadOrSkip,
   successResult,
+  outputSchemaOf,
   textItems,
   viewResult,
 } from './views.ts';
@@ -37,11 +38,45 @@ export const isErrorType: ExchangeCheck = {
 
 const BLOCK_TYPES = ['text', 'image', 'audio', 'resource_link', 'resource'] as const;
 
+type BlockProblem = { at: string; expected: string; found: string };
+
+/** MCP 2025-11-25 `Annotations` (every content block may carry them): audience, priority, lastModified. */
+function annotationsProblem(owner: JsonObject, base: string): BlockProblem | null {
+  if (!hasOwn(owner, 'annotations')) return null;
+  const a = own(owner, 'annotations');
+  if (!isObject(a)) return { at: `${base}/annotations`, expected: 'an annotations object', found: `${describeType(a)} ${preview(a)}` };
+  const audience = own(a, 'audience');
+  if (audience !== undefined && !(Array.isArray(audience) && audience.every((r) => r === 'user' || r === 'assistant'))) {
+    return { at: `${base}/annotations/audience`, expected: 'an array of "user" / "assistant"', found: preview(audience) };
+  }
+  const priority = own(a, 'priority');
+  if (priority !== undefined && !(typeof priority === 'number' && priority >= 0 && priority <= 1)) {
+    return { at: `${base}/annotations/priority`, expected: 'a number from 0 to 1', found: `${describeType(priority)} ${preview(priority)}` };
+  }
+  const lastModified = own(a, 'lastModified');
+  if (lastModified !== undefined && typeof lastModified !== 'string') {
+    return { at: `${base}/annotations/lastModified`, expected: 'an ISO 8601 string', found: `${describeType(lastModified)} ${preview(lastModified)}` };
+  }
+  return null;
+}
+
+/** `_meta`, when present, is an object (MCP 2025-11-25, every content block and resource contents). */
+function metaProblem(owner: JsonObject, base: string): BlockProblem | null {
+  if (!hasOwn(owner, '_meta')) return null;
+  const m = own(owner, '_meta');
+  return isObject(m) ? null : { at: `${base}/_meta`, expected: 'a _meta object', found: `${describeType(m)} ${preview(m)}` };
+}
+
 /** What is wrong with one content block, or null when it is well formed. */
-function blockProblem(block: unknown): { at: string; expected: string; found: string } | null {
+function blockProblem(block: unknown): BlockProblem | null {
   if (!isObject(block)) return { at: '', expected: 'a content block object', found: describeType(block) };
+  return typeProblem(block) ?? annotationsProblem(block, '') ?? metaProblem(block, '');
+}
+
+/** The required fields of the block's type (MCP 2025-11-25 ContentBlock). */
+function typeProblem(block: JsonObject): BlockProblem | null {
   const type = own(block, 'type');
-  const str = (key: string): { at: string; expected: string; found: string } | null => {
+  const str = (key: string): BlockProblem | null => {
     const v = own(block, key);
     return typeof v === 'string' ? null : { at: `/${key}`, expected: `a string \`${key}\` (type ${String(type)})`, found: `${describeType(v)} ${preview(v)}` };
   };
@@ -56,11 +91,12 @@ function blockProblem(block: unknown): { at: string; expected: string; found: st
     case 'resource': {
       const resource = own(block, 'resource');
       if (!isObject(resource)) return { at: '/resource', expected: 'an embedded resource object', found: describeType(resource) };
-      if (typeof own(resource, 'uri') !== 'string') return { at: '/resource/uri', expected: 'a string uri', found: preview(own(resource, 'uri')) };
+      const uri = own(resource, 'uri');
+      if (typeof uri !== 'string') return { at: '/resource/uri', expected: 'a string `uri` (type resource)', found: `${describeType(uri)} ${preview(uri)}` };
       if (typeof own(resource, 'text') !== 'string' && typeof own(resource, 'blob') !== 'string') {
-        return { at: '/resource', expected: 'a string `text` or `blob`', found: 'neither' };
+        return { at: '/resource', expected: 'a string `text` or `blob` (type resource)', found: 'neither' };
       }
-      return null;
+      return metaProblem(resource, '/resource');
     }
     default:
       return { at: '/type', expected: `one of ${BLOCK_TYPES.join(', ')}`, found: preview(type) };
@@ -73,7 +109,7 @@ export const contentBlocks: ExchangeCheck = {
   severity: 'MUST',
   live: false,
   title: '`content` is an array of well-formed MCP content blocks',
-  spec: 'MCP 2025-06-18 · Server features › Tools › Tool result (content: ContentBlock[]; text, image, audio, resource_link, resource)',
+  spec: 'MCP 2025-11-25 · Server features › Tools › Tool result (content: ContentBlock[]; text, image, audio, resource_link, resource; optional annotations, _meta)',
   run(x) {
     if (x.outcome.kind !== 'result') return skip(x.outcome.kind === 'transport-error' ? NO_ANSWER : 'a JSON-RPC error, not a tool result');
     const result = x.outcome.result;
@@ -108,6 +144,10 @@ export const structuredContent: ExchangeCheck = {
   run(x) {
     const s = successResult(x);
     if ('skip' in s) return skip(s.skip);
+    // MCP makes structuredContent optional for a tool without an outputSchema; only AdCP asks for it.
+    if (!isAdcpTask(x.tool) && outputSchemaOf(x) === undefined) {
+      return skip(`'${String(x.tool)}' is not an AdCP task and declares no outputSchema: structuredContent is optional in MCP`);
+    }
     const level = structuredContentLevel(x.protocolVersion);
     if ('skip' in level) return skip(level.skip);
     if (hasOwn(s.result, 'structuredContent')) return pass();

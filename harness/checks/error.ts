@@ -9,6 +9,7 @@ import { utf8Bytes } from '../extract/success.ts';
 import { describeType, hasOwn, isObject, jsonBytes, jsonEqual, own, preview, type JsonObject } from './json.ts';
 import { findLeak, stringsIn } from './leaks.ts';
 import { errorResult, NO_ANSWER, textItems, viewResult } from './views.ts';
+import { isAdcpTask } from './adcp-tasks.ts';
 
 const TRANSPORT_ERRORS = 'AdCP · Transport error mapping';
 
@@ -60,6 +61,8 @@ export const adcpError: ExchangeCheck = {
     const r = errorResult(x);
     if ('skip' in r) return skip(r.skip);
     const located = locateAdcpError(x.outcome);
+    // Another tool on the same server may report errors the plain MCP way (isError + text): conformant.
+    if (!located && !isAdcpTask(x.tool)) return skip(`'${String(x.tool)}' is not an AdCP task: a plain MCP tool error is conformant`);
     if (!located || located.source === 'payload_errors') {
       const sc = own(r.result, 'structuredContent');
       const found = located

@@ -8,24 +8,40 @@ export const MAX_ERRORS = 5;
 const FOUND_MAX_CHARS = 120;
 const LIST_MAX_VALUES = 10;
 
+/**
+ * Ajv errors analysed per payload. A hostile payload (300k array items failing an `anyOf`) makes Ajv
+ * report close to a million errors; only MAX_ERRORS are shown, so grouping more than this many buys
+ * nothing and would only cost time. The rest are counted.
+ */
+export const MAX_ANALYSED = 1_000;
+
 /** Convert Ajv errors for `instance`; pointers are relative to `instance` ('' becomes '/'). */
 export function toSchemaErrors(errors: readonly ErrorObject[] | null | undefined, instance: unknown): SchemaError[] {
   if (!errors || errors.length === 0) return [];
+  const analysed = errors.length > MAX_ANALYSED ? errors.slice(0, MAX_ANALYSED) : errors;
+  const notAnalysed = errors.length - analysed.length;
   const seen = new Set<string>();
   const all: SchemaError[] = [];
-  for (const e of closestBranchOnly(errors)) {
+  for (const e of closestBranchOnly(analysed)) {
     const one = toSchemaError(e, instance);
     const key = `${one.pointer}\u0000${one.keyword}\u0000${one.expected}`;
     if (seen.has(key)) continue; // allErrors repeats the same finding through oneOf/anyOf branches
     seen.add(key);
     all.push(one);
   }
-  if (all.length <= MAX_ERRORS) return all;
-  const left = all.length - MAX_ERRORS;
+  if (all.length <= MAX_ERRORS && notAnalysed === 0) return all;
+  const shown = all.slice(0, MAX_ERRORS);
+  const left = all.length - shown.length + notAnalysed;
+  const note = notAnalysed > 0 ? ` (Ajv reported ${errors.length}; the first ${MAX_ANALYSED} were analysed)` : '';
   return [
-    ...all.slice(0, MAX_ERRORS),
-    { pointer: '/', keyword: 'more', expected: `at most ${MAX_ERRORS} errors listed`, found: `${left} more error${left === 1 ? '' : 's'} not shown` },
+    ...shown,
+    { pointer: '/', keyword: 'more', expected: `at most ${MAX_ERRORS} errors listed`, found: `${left} more error${left === 1 ? '' : 's'} not shown${note}` },
   ];
+}
+
+/** True when instance location `inner` is `outer` or lies below it (`/xs/10` is not below `/xs/1`). */
+function within(inner: string, outer: string): boolean {
+  return inner === outer || (inner.startsWith(outer) && (outer === '' || inner.charCodeAt(outer.length) === 47)); // '/'
 }
 
 /**
@@ -37,17 +53,18 @@ export function toSchemaErrors(errors: readonly ErrorObject[] | null | undefined
 const DISCRIMINATING = new Set(['const', 'enum', 'not']);
 
 function closestBranchOnly(errors: readonly ErrorObject[]): ErrorObject[] {
-  let kept = [...errors];
   const failures = errors
     .filter((e) => (e.keyword === 'oneOf' && (e.params as { passingSchemas?: unknown }).passingSchemas == null) || e.keyword === 'anyOf')
     .sort((a, b) => a.schemaPath.length - b.schemaPath.length);
+  if (failures.length === 0) return [...errors];
+  const dropped = new Set<ErrorObject>();
   const notes = new Map<ErrorObject, number>();
   for (const failure of failures) {
-    if (!kept.includes(failure)) continue;
+    if (dropped.has(failure)) continue;
     const prefix = `${failure.schemaPath}/`;
     const branches = new Map<number, ErrorObject[]>();
-    for (const e of kept) {
-      if (!e.schemaPath.startsWith(prefix) || !e.instancePath.startsWith(failure.instancePath)) continue;
+    for (const e of errors) {
+      if (dropped.has(e) || !e.schemaPath.startsWith(prefix) || !within(e.instancePath, failure.instancePath)) continue;
       const index = Number(e.schemaPath.slice(prefix.length).split('/')[0]);
       if (!Number.isInteger(index)) continue;
       const list = branches.get(index) ?? [];
@@ -65,19 +82,21 @@ function closestBranchOnly(errors: readonly ErrorObject[]): ErrorObject[] {
       })
         ? 1
         : 0;
-    const depth = (list: ErrorObject[]) => Math.max(...list.map((e) => e.instancePath.split('/').length));
+    // A loop, not Math.max(...list): a spread of a huge list overflows the call stack.
+    const depth = (list: ErrorObject[]) => list.reduce((max, e) => Math.max(max, e.instancePath.split('/').length), 0);
     const [best] = [...branches.entries()].sort(
       ([ia, a], [ib, b]) => ruledOut(a) - ruledOut(b) || depth(b) - depth(a) || a.length - b.length || ia - ib,
     );
     if (!best) continue;
-    const drop = new Set([...branches.entries()].filter(([i]) => i !== best[0]).flatMap(([, list]) => list));
-    kept = kept.filter((e) => !drop.has(e));
+    for (const [i, list] of branches) if (i !== best[0]) for (const e of list) dropped.add(e);
     notes.set(failure, best[0]);
   }
-  return kept.map((e) => {
-    const branch = notes.get(e);
-    return branch === undefined ? e : { ...e, params: { ...e.params, reportedBranch: branch } };
-  });
+  return errors
+    .filter((e) => !dropped.has(e))
+    .map((e) => {
+      const branch = notes.get(e);
+      return branch === undefined ? e : { ...e, params: { ...e.params, reportedBranch: branch } };
+    });
 }
 
 function toSchemaError(e: ErrorObject, instance: unknown): SchemaError {

@@ -9,6 +9,7 @@ import type { SchemaError } from '../checks/check.ts';
 import { isObject, own } from '../extract/json.ts';
 import { toSchemaErrors } from './errors.ts';
 import { errorText } from './fetch.ts';
+import { useLinearUniqueItems } from './unique-items.ts';
 
 const addFormats = addFormatsModule.default;
 
@@ -167,6 +168,7 @@ function newAjv(dialect: Dialect): Ajv {
   const options = { strict: false, allErrors: true, logger: false } as const;
   const ajv = dialect === '2020-12' ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv);
+  useLinearUniqueItems(ajv);
   return ajv;
 }
 

@@ -7,6 +7,7 @@ import addFormatsModule from 'ajv-formats';
 import pLimit from 'p-limit';
 import { isObject, own } from '../extract/json.ts';
 import { errorText } from './fetch.ts';
+import { useLinearUniqueItems } from './unique-items.ts';
 import type { SchemaSource, SchemaTree } from './source.ts';
 
 export const ASYNC_STATUSES = ['submitted', 'working', 'input-required'] as const;
@@ -45,6 +46,7 @@ export class AdcpRegistry {
     // the harness judges what the seller sent and must not change it.
     this.ajv = new Ajv({ strict: false, allErrors: true, logger: false });
     addFormats(this.ajv);
+    useLinearUniqueItems(this.ajv);
     this.tasks = taskMap(tree);
   }
 

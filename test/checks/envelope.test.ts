@@ -27,6 +27,25 @@ describe('envelope.content-blocks', () => {
     ];
     expect(statusOf(env.contentBlocks, result({ content }))).toBe('pass');
   });
+  test('MCP 2025-11-25 optional fields pass: annotations, _meta, resource_link metadata, blob resources', () => {
+    const annotations = { audience: ['user', 'assistant'], priority: 0.5, lastModified: '2025-01-12T15:00:58Z' };
+    const content = [
+      { type: 'text', text: 'Found 3 products.', annotations, _meta: { 'io.example/trace': 'x' } },
+      { type: 'image', data: 'AA==', mimeType: 'image/png', annotations: { priority: 1 } },
+      { type: 'audio', data: 'AA==', mimeType: 'audio/wav', _meta: {} },
+      { type: 'resource_link', uri: 'file:///r.json', name: 'r', title: 'R', description: 'd', mimeType: 'application/json', size: 12, annotations },
+      { type: 'resource', resource: { uri: 'file:///b', blob: 'AA==', mimeType: 'application/octet-stream', _meta: {} }, annotations, _meta: {} },
+    ];
+    expect(statusOf(env.contentBlocks, result({ content }))).toBe('pass');
+  });
+  test('malformed annotations or _meta fail with a pointer to the field', () => {
+    const run = (block: unknown) => env.contentBlocks.run(result({ content: [{ type: 'text', text: 'ok' }, block] }), {});
+    expect(run({ type: 'text', text: 'x', annotations: 'high' })).toMatchObject({ status: 'fail', pointer: '/result/content/1/annotations' });
+    expect(run({ type: 'text', text: 'x', annotations: { audience: 'user' } })).toMatchObject({ status: 'fail', pointer: '/result/content/1/annotations/audience' });
+    expect(run({ type: 'text', text: 'x', annotations: { priority: 5 } })).toMatchObject({ status: 'fail', pointer: '/result/content/1/annotations/priority' });
+    expect(run({ type: 'image', data: 'AA==', mimeType: 'image/png', _meta: [] })).toMatchObject({ status: 'fail', pointer: '/result/content/1/_meta' });
+    expect(run({ type: 'resource', resource: { uri: 'file:///a', text: 'a', _meta: 'x' } })).toMatchObject({ status: 'fail', pointer: '/result/content/1/resource/_meta' });
+  });
   test('missing content, a non-object result, a bad block and an unknown type fail — on errors too', () => {
     expect(statusOf(env.contentBlocks, result({ structuredContent: payload() }))).toBe('fail');
     expect(statusOf(env.contentBlocks, result('just a string'))).toBe('fail');
@@ -44,6 +63,12 @@ describe('envelope.structured-content', () => {
     expect(statusOf(env.structuredContent, result(textOnly, { protocolVersion: '2025-03-26' }))).toBe('warn');
     const old = env.structuredContent.run(result(textOnly, { protocolVersion: '2024-11-05' }), {});
     expect(old).toMatchObject({ status: 'skip', reason: expect.stringContaining('2024-11-05') });
+  });
+  test('a non-AdCP tool without an outputSchema is not judged (structuredContent is optional in MCP)', () => {
+    const plain = { content: [{ type: 'text', text: 'pong' }] };
+    expect(env.structuredContent.run(result(plain, { tool: 'ping' }), {})).toMatchObject({ status: 'skip', reason: expect.stringContaining("'ping' is not an AdCP task") });
+    const declared = { name: 'ping', inputSchema: { type: 'object' }, outputSchema: { type: 'object' } };
+    expect(statusOf(env.structuredContent, result(plain, { tool: 'ping', advertised: declared }))).toBe('fail');
   });
   test('present passes; errors are not judged', () => {
     expect(statusOf(env.structuredContent, result(success()))).toBe('pass');

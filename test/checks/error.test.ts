@@ -15,6 +15,12 @@ describe('error.adcp-error', () => {
     expect(statusOf(err.adcpError, result({ isError: true, content: [], structuredContent: { errors: [goodError] } }))).toBe('fail');
     expect(statusOf(err.adcpError, result({ isError: true, content: [], structuredContent: { adcp_error: 'RATE_LIMITED' } }))).toBe('fail');
   });
+  test('a plain MCP error from a non-AdCP tool on the same server is not judged; an AdCP task\'s is', () => {
+    const plain = { isError: true, content: [{ type: 'text', text: 'file not found' }] };
+    expect(err.adcpError.run(result(plain, { tool: 'read_file' }), {})).toMatchObject({ status: 'skip', reason: expect.stringContaining("'read_file' is not an AdCP task") });
+    expect(statusOf(err.adcpError, result(plain, { tool: 'get_products' }))).toBe('fail');
+    expect(statusOf(err.adcpError, result(errorResult(goodError), { tool: 'read_file' }))).toBe('pass');
+  });
   test('successes are not judged', () => {
     expect(statusOf(err.adcpError, result(success()))).toBe('skip');
   });

@@ -100,3 +100,30 @@ describe('closest oneOf branch', () => {
     ]);
   });
 });
+
+describe('hostile error lists', () => {
+  const anyOfItems = {
+    type: 'object',
+    properties: { xs: { type: 'array', items: { anyOf: [{ type: 'object', required: ['a'] }, { type: 'string', maxLength: 1 }] } } },
+  };
+
+  test('a branch choice at /xs/1 does not reach into /xs/10 (instance paths are compared by segment)', () => {
+    const xs: unknown[] = Array.from({ length: 11 }, () => ({ a: 1 }));
+    xs[1] = {};
+    xs[10] = 'abc';
+    const errs = errorsFor(anyOfItems, { xs });
+    expect(errs.map((e) => `${e.pointer} ${e.keyword}`)).toEqual(['/xs/1 required', '/xs/1 anyOf', '/xs/10 maxLength', '/xs/10 anyOf']);
+  });
+
+  test('100k failing anyOf items: converted in well under a second, the rest counted', () => {
+    const xs = Array.from({ length: 100_000 }, () => 5);
+    const validate = ajv.compile(anyOfItems);
+    expect(validate({ xs })).toBe(false);
+    const started = performance.now();
+    const errs = toSchemaErrors(validate.errors, { xs });
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(errs).toHaveLength(MAX_ERRORS + 1);
+    expect(errs[MAX_ERRORS]?.keyword).toBe('more');
+    expect(errs[MAX_ERRORS]?.found).toMatch(/^\d+ more errors not shown \(Ajv reported 300000; the first 1000 were analysed\)$/);
+  });
+});
