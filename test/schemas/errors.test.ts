@@ -115,13 +115,12 @@ describe('hostile error lists', () => {
     expect(errs.map((e) => `${e.pointer} ${e.keyword}`)).toEqual(['/xs/1 required', '/xs/1 anyOf', '/xs/10 maxLength', '/xs/10 anyOf']);
   });
 
-  test('100k failing anyOf items: converted in well under a second, the rest counted', () => {
+  // 100k items: a quadratic conversion would run for hours and hit the test timeout; no timed assertion.
+  test('100k failing anyOf items: converted, the first ones analysed, the rest counted', () => {
     const xs = Array.from({ length: 100_000 }, () => 5);
     const validate = ajv.compile(anyOfItems);
     expect(validate({ xs })).toBe(false);
-    const started = performance.now();
     const errs = toSchemaErrors(validate.errors, { xs });
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(errs).toHaveLength(MAX_ERRORS + 1);
     expect(errs[MAX_ERRORS]?.keyword).toBe('more');
     expect(errs[MAX_ERRORS]?.found).toMatch(/^\d+ more errors not shown \(Ajv reported 300000; the first 1000 were analysed\)$/);
