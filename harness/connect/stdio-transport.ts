@@ -14,6 +14,8 @@ import { redact, usableSecrets } from '../config/redact.ts';
 export const STDERR_TAIL_BYTES = 64 * 1024;
 export const MAX_JUNK_LINES = 50;
 export const MAX_JUNK_LINE_CHARS = 300;
+/** How long after the server process exits its stdout may stay open (held by a child) before we stop waiting. */
+export const EXIT_CLOSE_WAIT_MS = 200;
 
 export interface StdioTransportOptions {
   command: string;
@@ -92,13 +94,26 @@ export class HarnessStdioTransport implements Transport {
         if (!spawned) reject(err);
         else this.onerror?.(err);
       });
-      child.once('close', (code, signal) => {
+      let ended = false;
+      const end = (code: number | null, signal: NodeJS.Signals | null): void => {
+        if (ended) return;
+        ended = true;
         this.flushLine();
         if (!this.closing) {
           this.exit = { code, signal };
           this.opts.onExit?.(this.exit);
         }
         this.onclose?.();
+      };
+      child.once('close', end);
+      // 'close' waits for stdout to end, and a process the server forked can hold stdout open long after
+      // the server died: a short wait, then the leftover group is killed and the crash recorded as such.
+      child.once('exit', (code, signal) => {
+        setTimeout(() => {
+          if (ended) return;
+          this.kill('SIGKILL');
+          end(code, signal);
+        }, EXIT_CLOSE_WAIT_MS).unref();
       });
       child.stdin?.on('error', (err) => this.onerror?.(err));
       child.stdout?.on('data', (chunk: Buffer) => this.onStdout(chunk));

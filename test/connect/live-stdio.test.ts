@@ -208,6 +208,26 @@ describe('stdio: single misbehaviours (mini-stdio.mjs)', () => {
     expect(capture.stdio?.stdoutJunk).toHaveLength(1); // still recorded as a non-JSON-RPC line
   });
 
+  test('a server that dies while a child it forked holds stdout open: the call is closed, not timed out, and the child is reaped', async () => {
+    const capture = await captureAgent(mini('--fork-crash', { timeouts: { connectMs: 10_000, callMs: 30_000, agentMs: 60_000 } }));
+    const x = capture.exchanges[0]!;
+    expect(x.outcome).toMatchObject({ kind: 'transport-error', failure: { kind: 'closed' } });
+    expect(x.durationMs).toBeLessThan(15_000); // well before the 30 s call timeout
+    expect(capture.stdio?.exit).toEqual({ code: 3, signal: null });
+    const pid = Number(/child (\d+)/.exec(capture.stdio?.stderrTail ?? '')?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    const alive = (): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alive()).toBe(false);
+  });
+
   test('agentMs bounds the wall time, close of a process that ignores stdin EOF and SIGTERM included', async () => {
     const t0 = performance.now();
     const capture = await captureAgent(mini('--stubborn', { probes: probes('env_probe', 'get_adcp_capabilities'), timeouts: { connectMs: 10_000, callMs: 30_000, agentMs: 1_000 } }));
