@@ -17,7 +17,7 @@ export function defineAgentSuite(key: string): void {
       const base = caseName(outcome.check, outcome.tool);
       const n = (seen.get(base) ?? 0) + 1;
       seen.set(base, n);
-      // The same check and tool can be judged twice (the valid and the invalid probe).
+      // The same check and tool can be judged more than once (a config may probe one tool twice).
       const name = n === 1 ? base : `${base} (${n})`;
       test(name, { meta: { adcpOutcome: outcome } }, (ctx) => verdict(outcome, data.strict, ctx.skip));
     }
