@@ -1,7 +1,7 @@
 // What a finished run looks like to every report: agents, their facts and their outcomes. Built by
 // harness/run from vitest's results (so a merged, sharded run reports exactly like a single one).
 // Every string in here is already sanitized (harness/report/sanitize.ts); renderers only escape.
-import type { Outcome, Severity, Status } from '../checks/check.ts';
+import type { Outcome } from '../checks/check.ts';
 
 export type Layer = 'validate_root' | 'legacy_wrapper' | 'missing' | 'schema';
 export const LAYERS: readonly Layer[] = ['validate_root', 'legacy_wrapper', 'missing', 'schema'];

@@ -163,38 +163,47 @@ describe('http: connection failures', () => {
   });
 });
 
+type RpcMessage = { id?: unknown; method?: string; params?: { protocolVersion?: string } };
+
+/** A loopback server that hands each POSTed JSON-RPC message to `handle` (other methods get 405). */
+async function rpcServer(handle: (m: RpcMessage, res: import('node:http').ServerResponse) => void): Promise<Server> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      handle(JSON.parse(Buffer.concat(chunks).toString('utf8')) as RpcMessage, res);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return server;
+}
+
 describe('http: server-initiated requests on the call stream', () => {
   test('a server request reusing our call id: the POST of our answer to it is not the call (a 500 on it does not fail the call)', async () => {
     let stream: import('node:http').ServerResponse | undefined;
     let callId: unknown;
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        if (req.method !== 'POST') return void res.writeHead(405).end();
-        const m = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: unknown; method?: string; params?: { protocolVersion?: string } };
-        const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-        if (m.method === 'initialize') {
-          return json({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'pinger', version: '1' } } });
-        }
-        if (m.method === 'tools/list') return json({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'get_adcp_capabilities', inputSchema: { type: 'object' } }] } });
-        if (m.method === 'tools/call') {
-          callId = m.id;
-          stream = res;
-          res.writeHead(200, { 'content-type': 'text/event-stream' });
-          res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: m.id, method: 'ping' })}\n\n`);
-          return;
-        }
-        if (m.method === undefined && m.id === callId && stream) {
-          // the client's answer to our ping: refuse it, then answer the call on its stream
-          res.writeHead(500, { 'content-type': 'text/plain' }).end('no thanks');
-          stream.end(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: callId, result: { content: [], structuredContent: { ok: true } } })}\n\n`);
-          return;
-        }
-        res.writeHead(202).end();
-      });
+    const server = await rpcServer((m, res) => {
+      const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (m.method === 'initialize') {
+        return json({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'pinger', version: '1' } } });
+      }
+      if (m.method === 'tools/list') return json({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'get_adcp_capabilities', inputSchema: { type: 'object' } }] } });
+      if (m.method === 'tools/call') {
+        callId = m.id;
+        stream = res;
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: m.id, method: 'ping' })}\n\n`);
+        return;
+      }
+      if (m.method === undefined && m.id === callId && stream) {
+        // the client's answer to our ping: refuse it, then answer the call on its stream
+        res.writeHead(500, { 'content-type': 'text/plain' }).end('no thanks');
+        stream.end(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: callId, result: { content: [], structuredContent: { ok: true } } })}\n\n`);
+        return;
+      }
+      res.writeHead(202).end();
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const capture = await captureAgent(httpAgent(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, { probes: probes('get_adcp_capabilities') }));
       const x = capture.exchanges[0]!;
@@ -209,20 +218,13 @@ describe('http: server-initiated requests on the call stream', () => {
 
 describe('http: a hung handshake notification', () => {
   test('initialize answered, notifications/initialized never answered: initialize fails at the connect timeout, not call timeout later', async () => {
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        if (req.method !== 'POST') return void res.writeHead(405).end();
-        const m = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: unknown; method?: string; params?: { protocolVersion?: string } };
-        if (m.method === 'initialize') {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'x', version: '1' } } }));
-        }
-        // anything else: never answered
-      });
+    const server = await rpcServer((m, res) => {
+      if (m.method === 'initialize') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'x', version: '1' } } }));
+      }
+      // anything else: never answered
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const t0 = performance.now();
       const capture = await captureAgent(

@@ -3,21 +3,12 @@
 // nothing run).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
-import { ROOT, runCli } from './cli.helpers.ts';
+import { describe, expect, test } from 'vitest';
+import { ROOT, runCli, tempDirs } from './cli.helpers.ts';
 
-const dirs: string[] = [];
-async function tmp(name: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), `adcp-cli-${name}-`));
-  dirs.push(dir);
-  return dir;
-}
-afterAll(async () => {
-  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
-});
+const tmp = tempDirs();
 
 describe('Ctrl-C', () => {
   test('SIGINT while an agent is being probed: exit 3, and complete reports that say the run was cut short', async () => {

@@ -1,7 +1,9 @@
 // Running the CLI as a user would: a child process, real sellers, real files.
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { afterAll } from 'vitest';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -73,4 +75,17 @@ export function validateJunit(file: string): void {
 /** Outcomes as comparable strings, per agent. */
 export function outcomeSet(report: ReportJsonShape): string[] {
   return report.agents.flatMap((a) => a.outcomes.map((o) => `${a.name} :: ${o.check} › ${o.tool} :: ${o.status} :: ${o.message}`)).sort();
+}
+
+/** A maker of temporary directories for one test file; all of them are removed after the file. */
+export function tempDirs(): (name: string) => Promise<string> {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  });
+  return async (name) => {
+    const dir = await mkdtemp(join(tmpdir(), `adcp-cli-${name}-`));
+    dirs.push(dir);
+    return dir;
+  };
 }

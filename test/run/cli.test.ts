@@ -1,23 +1,14 @@
 // `adcp-conformance run` end to end: the CLI as a child process against the embedded reference seller
 // (stdio + loopback HTTP), a faulty seller, an unreachable one and a bad config.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { stdioSellerCommand } from '../../sellers/launch.ts';
-import { canValidateJunit, junitCases, outcomeSet, readReport, runCli, validateJunit, type CliResult } from './cli.helpers.ts';
+import { canValidateJunit, junitCases, outcomeSet, readReport, runCli, tempDirs, validateJunit, type CliResult } from './cli.helpers.ts';
 
-const dirs: string[] = [];
-async function tmp(name: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), `adcp-cli-${name}-`));
-  dirs.push(dir);
-  return dir;
-}
-afterAll(async () => {
-  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
-});
+const tmp = tempDirs();
 
 describe('run with no config: the embedded reference seller', () => {
   let out: string;
