@@ -1,22 +1,61 @@
-// The shape of a check: data (id, severity, title, spec reference) plus a pure function.
+// The shape of a check: its definition as data (id, severity, title, spec reference, fix hint and the
+// flags that decide how the engine runs it) plus a pure `judge` function. One check = one module under
+// harness/checks/<area>/<slug>.ts whose default export is `defineCheck({...})`; the catalog finds it there.
 // Exchange checks judge one call; agent checks judge the whole session (handshake, tool list).
 import type { AgentCapture, Exchange } from '../capture/exchange.ts';
 
-export type Severity = 'MUST' | 'SHOULD';
-export type Status = 'pass' | 'fail' | 'warn' | 'skip';
+export type Level = 'MUST' | 'SHOULD';
 
-/** What a check function returns. `fail` becomes `warn` when the effective severity is SHOULD. */
+/** One step of a conditional level: from this version on (inclusive), the rule has this level. */
+export interface LevelStep {
+  from: string;
+  level: Level;
+}
+
+/**
+ * A check's severity as data: a fixed level, or a level that depends on the negotiated MCP revision
+ * (`YYYY-MM-DD`) or on the AdCP version the call is judged at (`major.minor`). Steps are tried newest
+ * first; below the oldest step the rule gives `below` — a level, or the reason it does not apply.
+ */
+export type SeverityRule =
+  | Level
+  | { byMcpRevision: LevelStep[]; below: Level | { notApplicable: string } }
+  | { byAdcpVersion: LevelStep[]; below: Level | { notApplicable: string } };
+
+/** Where a rule comes from: a public URL (AdCP or MCP page and section) and a short label. */
+export interface SpecRef {
+  label: string;
+  url: string;
+}
+
+/** Outcome statuses as every report carries them (report.json schemaVersion 2). */
+export type Status = 'pass' | 'fail' | 'warn' | 'not-applicable' | 'untested';
+
+/** Evidence a check can attach to a failure beyond pointer/expected/found (all already seller-bounded). */
+export interface SchemaError {
+  pointer: string;
+  keyword: string;
+  expected: string;
+  found: string;
+}
+
+/** What a judge returns. `fail` becomes `warn` when the effective level is SHOULD. */
 export type Verdict =
   | { status: 'pass' }
-  | { status: 'skip'; reason: string }
+  /** The check does not concern this seller or call (a success rule on an error, a tool that is not AdCP). */
+  | { status: 'not-applicable'; reason: string }
+  /** The check applies but could not be verified (no answer, schemas missing, a precondition failed elsewhere). */
+  | { status: 'untested'; reason: string }
   | {
       status: 'fail';
       /** JSON pointer into the exchange (`/result/structuredContent/status`) or a session fact (`/tools/3/name`). */
       pointer: string;
       expected: string;
       found: string;
-      /** Overrides the check's severity for conditional rules (the `MUST*` rows of RULES.md). */
-      severity?: Severity;
+      /** Every schema error when the finding is a schema validation (bounded by the schema service). */
+      schemaErrors?: SchemaError[];
+      /** How many schema errors were left out of `schemaErrors`. */
+      schemaErrorsOmitted?: number;
     };
 
 export interface CheckContext {
@@ -37,7 +76,7 @@ export interface SchemaService {
   /** The AdCP schema version chosen for this agent, and why (`echoed by seller`, `capabilities`, `config`, `default`). */
   adcpVersion: { version: string; reason: string };
   /** Validate an extracted AdCP payload against the official response schema of task `tool`. */
-  validateAdcpResponse(tool: string, payload: Record<string, unknown>): { errors: SchemaError[] } | { skip: string };
+  validateAdcpResponse(tool: string, payload: Record<string, unknown>): { errors: SchemaError[]; omitted?: number } | { skip: string };
   /** Compile (once per agent and tool) the tool's advertised outputSchema. */
   compileOutputSchema(tool: string, outputSchema: unknown): { ok: true } | { ok: false; message: string };
   /**
@@ -51,30 +90,31 @@ export interface SchemaService {
     outputSchema: unknown,
     instance: unknown,
     layer?: 'legacy_wrapper' | 'validate_root',
-  ): { errors: SchemaError[] } | { skip: string };
-}
-
-export interface SchemaError {
-  pointer: string;
-  keyword: string;
-  expected: string;
-  found: string;
+  ): { errors: SchemaError[]; omitted?: number } | { skip: string };
 }
 
 interface CheckBase {
-  /** Stable `area.slug` id from RULES.md §2; never renamed. */
+  /** Stable `area.slug` id; never renamed (add a new id instead). The module's file is `<area>/<slug>.ts`. */
   id: string;
-  severity: Severity;
+  severity: SeverityRule;
   title: string;
-  /** Where the rule comes from: document and section. */
-  spec: string;
-  /** True for checks that can only be decided from a live session (handshake, transport facts). */
+  /** Public URL of the rule; for a rule this harness adds, the README section that explains it. */
+  spec: SpecRef;
+  /** One line: how a seller fixes a failure of this check (with an example where it helps). */
+  fix: string;
+  /** A rule this harness adds to the AdCP/MCP ones (its `spec` links the README section that explains why). */
+  harnessAddition?: boolean;
+  /** Decided only from a live session's facts (handshake, transport): a recording replays its outcome. */
   live: boolean;
 }
 
 export interface ExchangeCheck extends CheckBase {
   scope: 'exchange';
-  run(x: Exchange, ctx: CheckContext): Verdict;
+  /** Judge calls that got no answer (timeouts, crashes) too; every other exchange check marks them untested. */
+  judgesUnanswered?: boolean;
+  judge(x: Exchange, ctx: CheckContext): Verdict;
+  /** Extra verdicts about the session as a whole (e.g. a session cut short), after the per-call ones. */
+  judgeSession?(a: AgentCapture, ctx: CheckContext): AgentVerdict[];
 }
 
 /** One verdict per subject (a tool name, or a fixed label such as `tools/list`). */
@@ -85,15 +125,30 @@ export interface AgentVerdict {
 
 export interface AgentCheck extends CheckBase {
   scope: 'agent';
-  run(a: AgentCapture, ctx: CheckContext): AgentVerdict[];
+  judge(a: AgentCapture, ctx: CheckContext): AgentVerdict[];
 }
 
 export type Check = ExchangeCheck | AgentCheck;
 
+const ID = /^[a-z][a-z0-9]*\.[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** Declare a check. Validates the definition's data so a malformed module fails loudly at load. */
+export function defineCheck<T extends Check>(check: T): T {
+  const problems: string[] = [];
+  if (!ID.test(check.id)) problems.push(`id '${check.id}' is not area.kebab-slug`);
+  if (!check.title) problems.push('title is empty');
+  if (!check.fix) problems.push('fix is empty');
+  if (!check.spec?.label || !/^(https:\/\/|README\.md#)/.test(check.spec?.url ?? '')) problems.push('spec needs a label and a public https URL (or README.md#section for a harness addition)');
+  if (check.harnessAddition && !check.spec.url.startsWith('README.md#')) problems.push('a harness addition links its README section');
+  if (typeof check.judge !== 'function') problems.push('judge is not a function');
+  if (problems.length) throw new Error(`check ${String(check.id)}: ${problems.join('; ')}`);
+  return Object.freeze(check);
+}
+
 export const pass = (): Verdict => ({ status: 'pass' });
-export const skip = (reason: string): Verdict => ({ status: 'skip', reason });
-export const fail = (pointer: string, expected: string, found: string, severity?: Severity): Verdict =>
-  severity ? { status: 'fail', pointer, expected, found, severity } : { status: 'fail', pointer, expected, found };
+export const notApplicable = (reason: string): Verdict => ({ status: 'not-applicable', reason });
+export const untested = (reason: string): Verdict => ({ status: 'untested', reason });
+export const fail = (pointer: string, expected: string, found: string): Verdict => ({ status: 'fail', pointer, expected, found });
 
 /** A check outcome as reports see it: the check id, the subject (tool) and the final status. */
 export interface Outcome {
@@ -101,11 +156,19 @@ export interface Outcome {
   /** Tool name, or a session label such as `initialize` / `tools/list`. */
   tool: string;
   status: Status;
-  severity: Severity;
-  /** Readable detail: `at /pointer: expected …, found …`, or the skip reason. Empty on pass. */
+  /** The level in force for this outcome (a conditional rule resolved for this call). */
+  severity: Level;
+  /** Readable detail: `at /pointer: expected …, found …`, or the not-applicable / untested reason. Empty on pass. */
   message: string;
   pointer?: string;
   expected?: string;
   found?: string;
+  schemaErrors?: SchemaError[];
+  schemaErrorsOmitted?: number;
+  /** Label of the rule's source. */
   spec: string;
+  /** Public URL of the rule (README section for the harness's own rules). */
+  specUrl: string;
+  /** How to fix a failure (present on fail and warn). */
+  fix?: string;
 }

@@ -1,66 +1,118 @@
 // The check engine: runs the catalog over one agent's capture and turns verdicts into outcomes.
-// Order: catalog order, then call order. A check that throws becomes a failure of that check
-// ("check crashed: …"); a hostile seller never crashes the run.
+// Order: catalog order, then call order. It resolves each check's level (conditional levels by MCP
+// revision or AdCP version, as the definition declares them), marks calls without an answer untested
+// for every check that does not judge them, and turns a check that throws into `untested` with the
+// error: a bug of ours (or a record we cannot read) is never the seller's failure, nor a pass.
 import type { AgentCapture, Exchange } from '../capture/exchange.ts';
-import type { AgentCheck, Check, CheckContext, ExchangeCheck, Outcome, Severity, Verdict } from './check.ts';
-import { skip } from './check.ts';
+import type { AgentCheck, Check, CheckContext, ExchangeCheck, Level, Outcome, SeverityRule, Verdict } from './check.ts';
+import { untested } from './check.ts';
 import { catalog } from './catalog.ts';
 import { structuredContentTarget, LAYER_TARGETS, type LayerTarget } from '../extract/layer.ts';
-import { NO_ANSWER, auditRecord, viewResult } from './views.ts';
-
-/** Checks that still judge a call that got no answer (transport-error). */
-const JUDGES_NO_ANSWER = new Set(['transport.call', 'envelope.size']);
+import { NO_ANSWER, adcpPayload, adcpVersionOf, auditRecord, parseVersion, viewResult } from './views.ts';
+import { escapeVisible } from '../sanitize.ts';
+import { preview } from './json.ts';
 
 const SHOWN_CHARS = 200;
 
-/** Seller text made safe for one line: control / bidi characters escaped, length bounded. */
-export function sanitize(s: string, max = SHOWN_CHARS): string {
-  // eslint-disable-next-line no-control-regex
-  const escaped = s.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g, (c) => {
-    if (c === '\n') return '\\n';
-    if (c === '\t') return '\\t';
-    if (c === '\r') return '\\r';
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
-  return escaped.length > max ? `${escaped.slice(0, max)}…` : escaped;
-}
+/** Seller text as one visible, bounded line (the engine's form of harness/sanitize.ts escapeVisible). */
+export const sanitize = (s: string, max = SHOWN_CHARS): string => escapeVisible(s, max);
 
 function crashed(err: unknown): Verdict {
   const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  return { status: 'fail', pointer: '', expected: 'the check to run', found: `check crashed: ${text}` };
+  return untested(`the check could not judge this (harness error: ${text})`);
 }
 
-function toOutcome(check: Check, tool: string, verdict: Verdict): Outcome {
-  const base = { check: check.id, tool: sanitize(tool, 128), spec: check.spec };
+type ResolvedLevel = { level: Level } | { notApplicable: string } | { untested: string };
+
+/** AdCP `3.1` vs `3.0`: compared by major, then minor. */
+function adcpAtLeast(version: { major: number; minor: number }, from: string): boolean {
+  const step = parseVersion(from);
+  if (!step) return false;
+  return version.major > step.major || (version.major === step.major && version.minor >= step.minor);
+}
+
+function belowLevel(below: Level | { notApplicable: string }, why: string): ResolvedLevel {
+  return typeof below === 'string' ? { level: below } : { notApplicable: `${below.notApplicable} (${why})` };
+}
+
+/** The level a check has for this call (or session): fixed, or read off the negotiated MCP revision / AdCP version. */
+export function resolveLevel(rule: SeverityRule, protocol: unknown, adcp: () => { major: number; minor: number; label: string }): ResolvedLevel {
+  if (typeof rule === 'string') return { level: rule };
+  if ('byMcpRevision' in rule) {
+    if (typeof protocol !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(protocol)) {
+      return { untested: `the negotiated MCP revision is unknown (${preview(protocol)}), and the level of this rule depends on it` };
+    }
+    const step = [...rule.byMcpRevision].sort((a, b) => b.from.localeCompare(a.from)).find((s) => protocol >= s.from);
+    return step ? { level: step.level } : belowLevel(rule.below, `MCP ${protocol}`);
+  }
+  const version = adcp();
+  const steps = [...rule.byAdcpVersion].sort((a, b) => {
+    const pa = parseVersion(a.from);
+    const pb = parseVersion(b.from);
+    return (pb?.major ?? 0) - (pa?.major ?? 0) || (pb?.minor ?? 0) - (pa?.minor ?? 0);
+  });
+  const step = steps.find((s) => adcpAtLeast(version, s.from));
+  return step ? { level: step.level } : belowLevel(rule.below, `AdCP ${version.label}`);
+}
+
+function toOutcome(check: Check, tool: string, verdict: Verdict, resolved: ResolvedLevel): Outcome {
+  const base = { check: check.id, tool: escapeVisible(tool, 128), spec: check.spec.label, specUrl: check.spec.url };
+  const topLevel: Level = 'level' in resolved ? resolved.level : typeof check.severity === 'string' ? check.severity : 'MUST';
+  // A rule not in force for this call does not judge it, whatever the judge said.
+  if ('notApplicable' in resolved && verdict.status !== 'untested') {
+    return { ...base, status: 'not-applicable', severity: topLevel, message: escapeVisible(resolved.notApplicable, 400) };
+  }
+  if ('untested' in resolved && verdict.status !== 'not-applicable') {
+    return { ...base, status: 'untested', severity: topLevel, message: escapeVisible(resolved.untested, 400) };
+  }
   switch (verdict.status) {
     case 'pass':
-      return { ...base, status: 'pass', severity: check.severity, message: '' };
-    case 'skip':
-      return { ...base, status: 'skip', severity: check.severity, message: sanitize(String(verdict.reason), 400) };
+      return { ...base, status: 'pass', severity: topLevel, message: '' };
+    case 'not-applicable':
+    case 'untested':
+      return { ...base, status: verdict.status, severity: topLevel, message: escapeVisible(String(verdict.reason), 400) };
     case 'fail': {
-      const severity: Severity = verdict.severity ?? check.severity;
-      const pointer = sanitize(String(verdict.pointer), 300);
-      const expected = sanitize(String(verdict.expected), 300);
-      const found = sanitize(String(verdict.found));
-      const crash = found.startsWith('check crashed: ');
-      return {
+      const pointer = escapeVisible(String(verdict.pointer), 300);
+      const expected = escapeVisible(String(verdict.expected), 300);
+      const found = escapeVisible(String(verdict.found));
+      const out: Outcome = {
         ...base,
-        // A crash is our fault, not a SHOULD-level seller finding: it always fails.
-        status: severity === 'MUST' || crash ? 'fail' : 'warn',
-        severity,
-        message: crash ? found : `at ${pointer || '/'}: expected ${expected}; found ${found}`,
+        status: topLevel === 'MUST' ? 'fail' : 'warn',
+        severity: topLevel,
+        message: `at ${pointer || '/'}: expected ${expected}; found ${found}`,
         pointer,
         expected,
         found,
+        fix: check.fix,
       };
+      if (verdict.schemaErrors) out.schemaErrors = verdict.schemaErrors;
+      if (verdict.schemaErrorsOmitted) out.schemaErrorsOmitted = verdict.schemaErrorsOmitted;
+      return out;
     }
   }
 }
 
+function levelForExchange(check: Check, x: Exchange, ctx: CheckContext): ResolvedLevel {
+  try {
+    return resolveLevel(check.severity, x.protocolVersion, () => {
+      const v = viewResult(x);
+      const payload = v.kind === 'success' ? adcpPayload(v.result) : null;
+      return adcpVersionOf(payload?.data ?? null, ctx);
+    });
+  } catch (err) {
+    return { untested: `the level of this rule could not be resolved (harness error: ${err instanceof Error ? err.message : String(err)})` };
+  }
+}
+
+function levelForSession(check: Check, capture: AgentCapture, ctx: CheckContext): ResolvedLevel {
+  const protocol = capture.initialize?.ok ? capture.initialize.protocolVersion : undefined;
+  return resolveLevel(check.severity, protocol, () => adcpVersionOf(null, ctx));
+}
+
 function runExchangeCheck(check: ExchangeCheck, x: Exchange, ctx: CheckContext): Verdict {
   try {
-    if (x.outcome?.kind === 'transport-error' && !JUDGES_NO_ANSWER.has(check.id)) return skip(NO_ANSWER);
-    return check.run(x, ctx);
+    if (x.outcome?.kind === 'transport-error' && !check.judgesUnanswered) return untested(NO_ANSWER);
+    return check.judge(x, ctx);
   } catch (err) {
     return crashed(err);
   }
@@ -68,16 +120,24 @@ function runExchangeCheck(check: ExchangeCheck, x: Exchange, ctx: CheckContext):
 
 function runAgentCheck(check: AgentCheck, capture: AgentCapture, ctx: CheckContext): Array<{ subject: string; verdict: Verdict }> {
   try {
-    return check.run(capture, ctx);
+    return check.judge(capture, ctx);
   } catch (err) {
     return [{ subject: 'agent', verdict: crashed(err) }];
+  }
+}
+
+function runSessionVerdicts(check: ExchangeCheck, capture: AgentCapture, ctx: CheckContext): Array<{ subject: string; verdict: Verdict }> {
+  try {
+    return check.judgeSession ? check.judgeSession(capture, ctx) : [];
+  } catch (err) {
+    return [{ subject: 'session', verdict: crashed(err) }];
   }
 }
 
 /** The tool name to report an exchange under — the deliberately invalid call is labelled as such, so
  *  `error.validation › get_products (invalid input)` is not mistaken for the valid probe. A malformed
  *  record never throws here. */
-function toolName(x: Exchange): string {
+export function toolName(x: Exchange): string {
   try {
     return x.intent === 'invalid' ? `${String(x.tool)} (invalid input)` : String(x.tool);
   } catch {
@@ -86,26 +146,29 @@ function toolName(x: Exchange): string {
 }
 
 /** Every outcome of one agent: catalog order, then call order. `select` narrows the checks run. */
-export function judgeAgent(capture: AgentCapture, ctx: CheckContext, select?: (checkId: string) => boolean): Outcome[] {
+export function judgeAgent(
+  capture: AgentCapture,
+  ctx: CheckContext,
+  select?: (checkId: string) => boolean,
+  checks: readonly Check[] = catalog,
+): Outcome[] {
   const context: CheckContext = { schemas: ctx.schemas, agent: ctx.agent ?? capture.agent };
   const exchanges = Array.isArray(capture.exchanges) ? capture.exchanges : [];
   const outcomes: Outcome[] = [];
-  for (const check of catalog) {
+  for (const check of checks) {
     if (select && !select(check.id)) continue;
     if (check.scope === 'agent') {
-      for (const { subject, verdict } of runAgentCheck(check, capture, context)) outcomes.push(toOutcome(check, String(subject), verdict));
+      const level = levelForSession(check, capture, context);
+      for (const { subject, verdict } of runAgentCheck(check, capture, context)) outcomes.push(toOutcome(check, String(subject), verdict, level));
       continue;
     }
-    for (const x of exchanges) outcomes.push(toOutcome(check, toolName(x), runExchangeCheck(check, x, context)));
+    for (const x of exchanges) outcomes.push(toOutcome(check, toolName(x), runExchangeCheck(check, x, context), levelForExchange(check, x, context)));
     if (exchanges.length === 0) {
       const why = capture.initialize?.ok === false ? 'initialize failed: see transport.initialize' : 'no tools/call was made';
-      outcomes.push(toOutcome(check, '(no calls)', skip(why)));
+      outcomes.push(toOutcome(check, '(no calls)', untested(why), { level: typeof check.severity === 'string' ? check.severity : 'MUST' }));
     }
-    // A session cut short (agent timeout, crash) leaves calls that never ran: that is transport.call's finding.
-    if (check.id === 'transport.call' && capture.aborted) {
-      const f = capture.aborted;
-      outcomes.push(toOutcome(check, 'session', { status: 'fail', pointer: '/aborted', expected: 'the session to run to the end', found: `${f.kind}: ${f.message}` }));
-    }
+    const level = levelForSession(check, capture, context);
+    for (const { subject, verdict } of runSessionVerdicts(check, capture, context)) outcomes.push(toOutcome(check, String(subject), verdict, level));
   }
   return outcomes;
 }

@@ -8,7 +8,7 @@ import {
   adcpPayload,
   adcpVersionOf,
   NO_ANSWER,
-  payloadOrSkip,
+  payloadOrVerdict,
   successResult,
   outputSchemaOf,
   textItems,
@@ -299,7 +299,7 @@ export const flat: ExchangeCheck = {
   title: 'the payload is not nested under a lone `payload` / `data` / `response` key',
   spec: `${ENVELOPE_31} · notes › Transport serialization (MCP: body fields are siblings of envelope fields at the root); ${EXTRACTION} · structuredContent`,
   run(x) {
-    const p = payloadOrSkip(x);
+    const p = payloadOrVerdict(x);
     if ('skip' in p) return skip(p.skip);
     // Envelope siblings (status, context, …) do not count: `{status, data:{…}}` is nested all the same.
     const body = Object.keys(p.data).filter((k) => !ENVELOPE_KEYS.has(k));
@@ -321,7 +321,7 @@ export const status: ExchangeCheck = {
   title: '`status` is present and a task status (MUST from AdCP 3.1, SHOULD for 3.0)',
   spec: `${ENVELOPE_31} · status (REQUIRED on every task response; enums/task-status.json)`,
   run(x, ctx) {
-    const p = payloadOrSkip(x);
+    const p = payloadOrVerdict(x);
     if ('skip' in p) return skip(p.skip);
     const v = own(p.data, 'status');
     if (typeof v === 'string' && TASK_STATUSES.includes(v)) return pass();
@@ -344,7 +344,7 @@ export const legacyStatusFields: ExchangeCheck = {
   title: 'no `task_status` / `response_status` fields',
   spec: `${ENVELOPE_31} · status ("MUST NOT emit the legacy task_status or response_status fields"); schema \`not\` clause`,
   run(x) {
-    const p = payloadOrSkip(x);
+    const p = payloadOrVerdict(x);
     if ('skip' in p) return skip(p.skip);
     for (const key of ['task_status', 'response_status']) {
       if (hasOwn(p.data, key)) return fail(`${p.pointer}/${key}`, 'no legacy status field (use `status`)', `${key}: ${preview(own(p.data, key))}`);
@@ -380,7 +380,7 @@ export const contextEcho: ExchangeCheck = {
     const v = viewResult(x);
     if (v.kind === 'none') return skip(v.reason);
     if (v.kind === 'success') {
-      const p = payloadOrSkip(x);
+      const p = payloadOrVerdict(x);
       if ('skip' in p) return skip(p.skip);
       const back = own(p.data, 'context');
       if (jsonEqual(back, sent)) return pass();

@@ -4,7 +4,7 @@ import type { Exchange } from '../capture/exchange.ts';
 import { fail, pass, skip, type AgentCheck, type AgentVerdict, type CheckContext, type ExchangeCheck, type SchemaError, type Verdict } from './check.ts';
 import { layerInstance } from '../extract/layer.ts';
 import { describeType, hasOwn, isObject, MAX_DEPTH, own, preview, token } from './json.ts';
-import { outputSchemaOf, layerTarget, payloadOrSkip, successResult } from './views.ts';
+import { outputSchemaOf, layerTarget, payloadOrVerdict, successResult } from './views.ts';
 
 const SEED_004 = 'MCP TypeScript SDK 2.4.0 structuredContent note (seed 004)';
 
@@ -163,7 +163,7 @@ export const adcpResponse: ExchangeCheck = {
   title: 'the extracted payload validates against the official AdCP response schema of that task',
   spec: 'AdCP response schemas (<task>-response.json, draft-07) at the version the seller serves',
   run(x, ctx) {
-    const p = payloadOrSkip(x);
+    const p = payloadOrVerdict(x);
     if ('skip' in p) return skip(p.skip);
     if (!ctx.schemas) return skip('no schema service');
     const verdict = ctx.schemas.validateAdcpResponse(x.tool, p.data);

@@ -1,9 +1,11 @@
 // Views of one Exchange that several checks share: is it a success or an error result, its text items
 // (measured and parsed once), the AdCP payload a conformant client extracts, and seed 004's layer.
-// Each check skips with a reason naming the check that owns a precondition, so one seller defect trips
+// Where a view does not apply it says why as a Verdict: `not-applicable` (the rule does not concern
+// this call) or `untested` (it does, but a precondition failed; the reason names the check that owns
+// it), so one seller defect trips one id and nothing unverified reads as a pass.
 // one id (the self-test matrix holds every fault to exactly the ids it declares).
 import type { Exchange } from '../capture/exchange.ts';
-import type { CheckContext } from './check.ts';
+import { notApplicable, untested, type CheckContext, type Verdict } from './check.ts';
 import { isAdcpErrorOnly, locateSuccess, TEXT_LIMIT, utf8Bytes } from '../extract/success.ts';
 import { detectMetaIdTool, structuredContentTarget, type AuditRecord, type LayerTarget } from '../extract/layer.ts';
 import { isAdcpTask } from './adcp-tasks.ts';
@@ -14,35 +16,36 @@ export const NO_ANSWER = 'no answer: see transport.call';
 export type ResultView =
   | { kind: 'success'; result: JsonObject }
   | { kind: 'error'; result: JsonObject }
-  | { kind: 'none'; reason: string };
+  | { kind: 'none'; reason: string; verdict: Verdict };
 
 /** Classify the outcome of a call: a success result, an error result, or not a judgeable result. */
 export function viewResult(x: Exchange): ResultView {
   const outcome = x.outcome;
-  if (outcome.kind === 'transport-error') return { kind: 'none', reason: NO_ANSWER };
-  if (outcome.kind === 'jsonrpc-error') return { kind: 'none', reason: 'a JSON-RPC error, not a tool result' };
+  const none = (reason: string, verdict: (r: string) => Verdict) => ({ kind: 'none' as const, reason, verdict: verdict(reason) });
+  if (outcome.kind === 'transport-error') return none(NO_ANSWER, untested);
+  if (outcome.kind === 'jsonrpc-error') return none('a JSON-RPC error, not a tool result', notApplicable);
   const result = outcome.result;
-  if (!isObject(result)) return { kind: 'none', reason: 'the result is not a JSON object: see envelope.content-blocks' };
+  if (!isObject(result)) return none('the result is not a JSON object: see envelope.content-blocks', untested);
   const isError = own(result, 'isError');
   if (isError === true) return { kind: 'error', result };
   if (isError === undefined || isError === false) return { kind: 'success', result };
-  return { kind: 'none', reason: 'isError is not a boolean: see envelope.is-error-type' };
+  return none('isError is not a boolean: see envelope.is-error-type', untested);
 }
 
 /** The success result, or the reason success rules do not apply. */
-export function successResult(x: Exchange): { result: JsonObject } | { skip: string } {
+export function successResult(x: Exchange): { result: JsonObject } | { verdict: Verdict } {
   const v = viewResult(x);
   if (v.kind === 'success') return { result: v.result };
-  if (v.kind === 'error') return { skip: 'an error result (isError:true): success rules do not apply' };
-  return { skip: v.reason };
+  if (v.kind === 'error') return { verdict: notApplicable('an error result (isError:true): success rules do not apply') };
+  return { verdict: v.verdict };
 }
 
 /** The error result, or the reason error-result rules do not apply. */
-export function errorResult(x: Exchange): { result: JsonObject } | { skip: string } {
+export function errorResult(x: Exchange): { result: JsonObject } | { verdict: Verdict } {
   const v = viewResult(x);
   if (v.kind === 'error') return { result: v.result };
-  if (v.kind === 'success') return { skip: 'not an error result (isError is not true)' };
-  return { skip: v.reason };
+  if (v.kind === 'success') return { verdict: notApplicable('not an error result (isError is not true)') };
+  return { verdict: v.verdict };
 }
 
 export interface TextItem {
@@ -132,12 +135,12 @@ export function noPayloadReason(result: JsonObject): string {
   return 'no AdCP payload extracted: see envelope.extractable';
 }
 
-/** The payload of an AdCP-task success, or the reason payload rules do not apply. */
-export function payloadOrSkip(x: Exchange): PayloadView | { skip: string } {
+/** The payload of an AdCP-task success, or the verdict that stands in for it (not-applicable / untested). */
+export function payloadOrVerdict(x: Exchange): PayloadView | { verdict: Verdict } {
   const s = successResult(x);
-  if ('skip' in s) return s;
-  if (!isAdcpTask(x.tool)) return { skip: `'${String(x.tool)}' is not an AdCP task` };
-  return adcpPayload(s.result) ?? { skip: noPayloadReason(s.result) };
+  if ('verdict' in s) return s;
+  if (!isAdcpTask(x.tool)) return { verdict: notApplicable(`'${String(x.tool)}' is not an AdCP task`) };
+  return adcpPayload(s.result) ?? { verdict: untested(noPayloadReason(s.result)) };
 }
 
 export interface AdcpVersionView {

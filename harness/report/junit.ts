@@ -3,7 +3,7 @@
 // each agent's suite, adds the agent facts as <properties> and gives <skipped> its message.
 // It relies only on what vitest guarantees for its XML: every attribute value and text node is escaped,
 // so a literal `<` always starts a tag.
-import { escapeXml } from './sanitize.ts';
+import { escapeXml } from '../sanitize.ts';
 import { LAYERS, type AgentFacts } from './model.ts';
 
 export interface JunitSuiteInfo {

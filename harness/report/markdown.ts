@@ -1,5 +1,5 @@
 // summary.md: a Markdown report for a CI step summary (GitHub `$GITHUB_STEP_SUMMARY` and the like).
-import { escapeMarkdown as md } from './sanitize.ts';
+import { escapeMarkdown as md } from '../sanitize.ts';
 import { countOutcomes, detailOf, exitCodeOf, failsRun, type AgentReport, type ReportOutcome, type RunReport } from './model.ts';
 
 const VERDICT: Record<0 | 1 | 3, string> = {

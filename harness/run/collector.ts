@@ -6,7 +6,7 @@ import type { AgentReport } from '../report/model.ts';
 import type { JunitSuiteInfo } from '../report/junit.ts';
 import { agentProperties } from '../report/junit.ts';
 import { keyOfSuiteFile } from './workspace.ts';
-import { stripUnsafe, truncate } from '../report/sanitize.ts';
+import { stripUnsafe, truncate } from '../sanitize.ts';
 import './suite-data.ts';
 
 export interface CollectedRun {

@@ -5,7 +5,7 @@ import type { CheckContext, Outcome } from '../checks/check.ts';
 import { judgeAgent, layerCounts } from '../checks/engine.ts';
 import { createSchemaService, type SchemaSource } from '../schemas/index.ts';
 import type { AgentFacts, ReportOutcome } from '../report/model.ts';
-import { optionalText, sellerText } from '../report/sanitize.ts';
+import { optionalText, sellerText } from '../sanitize.ts';
 import type { AgentSuiteData } from './suite-data.ts';
 
 export interface JudgeOptions {

@@ -9,7 +9,7 @@ import { catalog } from '../checks/catalog.ts';
 import { parseSchemasOption, type SchemaSource } from '../schemas/index.ts';
 import type { AgentReport, RunReport } from '../report/model.ts';
 import { exitCodeOf } from '../report/model.ts';
-import { sellerText, stripUnsafe, truncate } from '../report/sanitize.ts';
+import { sellerText, stripUnsafe, truncate } from '../sanitize.ts';
 import { paintFor, renderTerminalSummary } from '../report/terminal.ts';
 import { captureAll } from './capture-all.ts';
 import type { CollectedRun } from './collector.ts';

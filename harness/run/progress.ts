@@ -1,7 +1,7 @@
 // Live progress while agents are probed: one line per agent, redrawn in place on a TTY; plain
 // appended lines when the stream is not a TTY or under CI (logs must stay readable there).
 import type { Writable } from 'node:stream';
-import { sellerText } from '../report/sanitize.ts';
+import { sellerText } from '../sanitize.ts';
 
 export interface Progress {
   update(agent: string, text: string): void;

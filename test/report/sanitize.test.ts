@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { escapeMarkdown, escapeXml, optionalText, sellerText, stripUnsafe, truncate } from '../../harness/report/sanitize.ts';
+import { escapeMarkdown, escapeXml, optionalText, sellerText, stripUnsafe, truncate } from '../../harness/sanitize.ts';
 
 describe('stripUnsafe', () => {
   test('removes C0/C1 controls, DEL and ANSI escapes, keeps printable text', () => {

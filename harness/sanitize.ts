@@ -1,7 +1,7 @@
 // Seller-controlled text on its way into a report: stripped of characters that can forge or hide
 // output (control, bidi, zero-width), redacted of secrets, bounded in length. Escaping for a given
 // format (XML, Markdown) is a separate, later step: `escapeXml`, `escapeMarkdown`.
-import { redact } from '../config/redact.ts';
+import { redact } from './config/redact.ts';
 
 /** Default bound on one seller string in a report, in code points. */
 export const MAX_TEXT = 1000;
@@ -71,4 +71,19 @@ export function escapeMarkdown(text: string): string {
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/[\\`*_{}[\]()#+.!|~]/g, (c) => `\\${c}`);
+}
+
+// Everything stripUnsafe removes, plus line breaks and tabs: shown as visible escapes instead, for one
+// line of text where the reader should see that the seller sent them (a check's found value).
+const INVISIBLE_OR_CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+
+/** Seller text as one visible line: control, bidi and zero-width characters escaped (`\u202e`), length bounded. */
+export function escapeVisible(text: string, max = 200): string {
+  const escaped = text.replace(LONE_SURROGATE, '\uFFFD').replace(INVISIBLE_OR_CONTROL, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\t') return '\\t';
+    if (c === '\r') return '\\r';
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+  return escaped.length > max ? `${escaped.slice(0, max)}…` : escaped;
 }
