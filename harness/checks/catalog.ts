@@ -58,7 +58,13 @@ export function checkById(id: string): Check | undefined {
 
 /** Severity as the catalog prints it: MUST, SHOULD, or MUST* when the level depends on a version. */
 export function severityLabel(check: Check): 'MUST' | 'SHOULD' | 'MUST*' {
-  return typeof check.severity === 'string' ? check.severity : 'MUST*';
+  return typeof check.severity === 'string' && check.condition === undefined ? check.severity : 'MUST*';
+}
+
+/** The level in words for a check, with its condition when the requirement depends on a version. */
+export function checkSeverityText(check: Check): string {
+  const level = severityText(check.severity);
+  return check.condition === undefined ? level : `${level}: ${check.condition}`;
 }
 
 /** The conditional level in words, for `checks` and the README table (`MUST from MCP 2025-06-18; SHOULD from 2025-03-26; …`). */

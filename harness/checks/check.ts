@@ -104,6 +104,11 @@ interface CheckBase {
   fix: string;
   /** A rule this harness adds to the AdCP/MCP ones (its `spec` links the README section that explains why). */
   harnessAddition?: boolean;
+  /**
+   * For a rule whose level is fixed but whose requirement depends on a version (listed as MUST*): what
+   * changes, in one line (e.g. `supported_versions required from AdCP 3.1; 3.0 declares major_versions`).
+   */
+  condition?: string;
   /** Decided only from a live session's facts (handshake, transport): a recording replays its outcome. */
   live: boolean;
 }
@@ -171,4 +176,6 @@ export interface Outcome {
   specUrl: string;
   /** How to fix a failure (present on fail and warn). */
   fix?: string;
+  /** Index of the judged call in the capture's `exchanges` (exchange checks only). */
+  call?: number;
 }

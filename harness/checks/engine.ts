@@ -85,7 +85,15 @@ function toOutcome(check: Check, tool: string, verdict: Verdict, resolved: Resol
         found,
         fix: check.fix,
       };
-      if (verdict.schemaErrors) out.schemaErrors = verdict.schemaErrors;
+      // Schema error pointers and values carry the seller's own keys and strings: escaped like the rest.
+      if (verdict.schemaErrors) {
+        out.schemaErrors = verdict.schemaErrors.map((e) => ({
+          pointer: escapeVisible(String(e.pointer), 300),
+          keyword: escapeVisible(String(e.keyword), 60),
+          expected: escapeVisible(String(e.expected), 300),
+          found: escapeVisible(String(e.found), 300),
+        }));
+      }
       if (verdict.schemaErrorsOmitted) out.schemaErrorsOmitted = verdict.schemaErrorsOmitted;
       return out;
     }
@@ -162,7 +170,9 @@ export function judgeAgent(
       for (const { subject, verdict } of runAgentCheck(check, capture, context)) outcomes.push(toOutcome(check, String(subject), verdict, level));
       continue;
     }
-    for (const x of exchanges) outcomes.push(toOutcome(check, toolName(x), runExchangeCheck(check, x, context), levelForExchange(check, x, context)));
+    for (const [call, x] of exchanges.entries()) {
+      outcomes.push({ ...toOutcome(check, toolName(x), runExchangeCheck(check, x, context), levelForExchange(check, x, context)), call });
+    }
     if (exchanges.length === 0) {
       const why = capture.initialize?.ok === false ? 'initialize failed: see transport.initialize' : 'no tools/call was made';
       outcomes.push(toOutcome(check, '(no calls)', untested(why), { level: typeof check.severity === 'string' ? check.severity : 'MUST' }));

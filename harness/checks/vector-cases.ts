@@ -5,7 +5,7 @@
 // naming each called tool). An exchange may give its outcome as `outcome`, or as shorthand `result` /
 // `error` (a JSON-RPC error object). Every check id in expected_outcomes is run and its status compared;
 // others are not. Several outcomes of one id (several calls or subjects) fold to the worst:
-// fail > warn > pass > skip.
+// fail > warn > untested > pass > not-applicable.
 //
 // `schemas` (optional) switches on a FAKE schema service for schema.* vectors — a required-keys check,
 // clearly not Ajv: `{adcp_version?, adcp_response_required?: {tool: [key…]}}`. The real Ajv registry is
@@ -16,8 +16,8 @@ import { checkById } from './catalog.ts';
 import { judgeAgent } from './engine.ts';
 import { hasOwn, isObject, own } from './json.ts';
 
-const STATUSES: readonly Status[] = ['pass', 'fail', 'warn', 'skip'];
-const RANK: Record<Status, number> = { skip: 0, pass: 1, warn: 2, fail: 3 };
+const STATUSES: readonly Status[] = ['pass', 'fail', 'warn', 'not-applicable', 'untested'];
+const RANK: Record<Status, number> = { 'not-applicable': 0, pass: 1, untested: 2, warn: 3, fail: 4 };
 const DEFAULT_PROTOCOL = '2025-11-25';
 
 const str = (v: unknown, fallback: string): string => (typeof v === 'string' ? v : fallback);
@@ -155,7 +155,7 @@ export function runCheckVector(vector: unknown): { ok: boolean; diff: string } {
 
   for (const [checkId, want] of Object.entries(expected)) {
     const mine = outcomes.filter((o) => o.check === checkId);
-    const got = mine.reduce<Status>((worst, o) => (RANK[o.status] > RANK[worst] ? o.status : worst), 'skip');
+    const got = mine.reduce<Status>((worst, o) => (RANK[o.status] > RANK[worst] ? o.status : worst), 'not-applicable');
     if (got !== want) {
       const detail = mine.find((o) => o.status === got)?.message ?? '';
       problems.push(`${id}: ${checkId}: expected ${String(want)}, got ${got}${detail ? ` (${detail})` : ''}`);

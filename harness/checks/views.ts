@@ -3,7 +3,6 @@
 // Where a view does not apply it says why as a Verdict: `not-applicable` (the rule does not concern
 // this call) or `untested` (it does, but a precondition failed; the reason names the check that owns
 // it), so one seller defect trips one id and nothing unverified reads as a pass.
-// one id (the self-test matrix holds every fault to exactly the ids it declares).
 import type { Exchange } from '../capture/exchange.ts';
 import { notApplicable, untested, type CheckContext, type Verdict } from './check.ts';
 import { isAdcpErrorOnly, locateSuccess, TEXT_LIMIT, utf8Bytes } from '../extract/success.ts';

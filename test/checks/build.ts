@@ -1,6 +1,5 @@
 // Hand-built Exchanges and captures for unit tests of the (pure) check functions.
 import type { AgentCapture, Exchange, ExchangeOutcome } from '../../harness/capture/exchange.ts';
-import type { CheckContext, ExchangeCheck, Verdict } from '../../harness/checks/check.ts';
 
 export function exchange(outcome: ExchangeOutcome, over: Partial<Exchange> = {}): Exchange {
   const tool = over.tool ?? 'get_products';
@@ -56,14 +55,4 @@ export function capture(over: Partial<AgentCapture> = {}): AgentCapture {
     exchanges: [],
     ...over,
   };
-}
-
-/** The status a check reaches on one exchange, as the engine maps it (fail under SHOULD → warn). */
-export function statusOf(check: ExchangeCheck, x: Exchange, ctx: CheckContext = {}): string {
-  return fold(check.severity, check.run(x, ctx));
-}
-
-export function fold(checkSeverity: 'MUST' | 'SHOULD', v: Verdict): string {
-  if (v.status !== 'fail') return v.status;
-  return (v.severity ?? checkSeverity) === 'MUST' ? 'fail' : 'warn';
 }

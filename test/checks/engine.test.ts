@@ -21,7 +21,7 @@ describe('judgeAgent', () => {
     expect(new Set(outcomes.map((o) => o.check))).toEqual(new Set(order)); // every check reports
   });
 
-  test('fail → fail under MUST, warn under SHOULD, with the verdict severity override (MUST*)', () => {
+  test('fail → fail under MUST, warn under SHOULD; conditional levels (MUST*) resolved per call from the data', () => {
     const a = capture({ exchanges: [result(success({ products: [] }), { protocolVersion: '2025-03-26' }), result({ content: [{ type: 'text', text: JSON.stringify(payload()) }] }, { protocolVersion: '2025-03-26' })] });
     const outcomes = judgeAgent(a, {}, (id) => id === 'envelope.status' || id === 'envelope.structured-content');
     const status = outcomes.find((o) => o.check === 'envelope.status' && o.status !== 'pass')!;
@@ -30,21 +30,21 @@ describe('judgeAgent', () => {
     expect(outcomes.find((o) => o.check === 'envelope.structured-content' && o.status !== 'pass')).toMatchObject({ status: 'warn', severity: 'SHOULD' });
   });
 
-  test('a call with no answer: transport.call fails, other exchange checks skip (envelope.size judges oversize)', () => {
+  test('a call with no answer: transport.call fails, other exchange checks are untested (envelope.size judges oversize)', () => {
     const outcomes = judgeAgent(capture({ exchanges: [noAnswer('oversize')] }), {});
     const byId = Object.fromEntries(outcomes.filter((o) => o.tool === 'get_products').map((o) => [o.check, o.status]));
     expect(byId['transport.call']).toBe('fail');
     expect(byId['envelope.size']).toBe('fail');
     const others = Object.entries(byId).filter(([id]) => id !== 'transport.call' && id !== 'envelope.size');
-    expect(others.every(([, s]) => s === 'skip')).toBe(true);
+    expect(others.every(([, s]) => s === 'untested')).toBe(true);
     expect(outcomes.find((o) => o.check === 'envelope.flat')!.message).toBe('no answer: see transport.call');
   });
 
-  test('an aborted session is a transport.call failure; no calls at all is a skip with the reason', () => {
+  test('an aborted session is a transport.call failure; no calls at all is untested with the reason', () => {
     const aborted = judgeAgent(capture({ aborted: { kind: 'timeout', message: 'agent timeout' } }), {}, (id) => id === 'transport.call');
-    expect(aborted.map((o) => [o.tool, o.status])).toEqual([['(no calls)', 'skip'], ['session', 'fail']]);
+    expect(aborted.map((o) => [o.tool, o.status])).toEqual([['(no calls)', 'untested'], ['session', 'fail']]);
     const failedInit = judgeAgent(capture({ initialize: { ok: false, failure: { kind: 'connect', message: 'ECONNREFUSED' } }, toolsList: undefined }), {}, (id) => id === 'envelope.flat');
-    expect(failedInit[0]).toMatchObject({ status: 'skip', message: expect.stringContaining('transport.initialize') });
+    expect(failedInit[0]).toMatchObject({ status: 'untested', message: expect.stringContaining('transport.initialize') });
   });
 
   test('select narrows the run', () => {
@@ -52,7 +52,7 @@ describe('judgeAgent', () => {
     expect(new Set(outcomes.map((o) => o.check.split('.')[0]))).toEqual(new Set(['error']));
   });
 
-  test('hostile records never crash the run; a throwing check becomes a failure of that check', () => {
+  test('hostile records never crash the run; a throwing check is untested with the error, never a pass or the seller\'s failure', () => {
     const weird = [
       result(null),
       result([1, 2]),
@@ -64,14 +64,14 @@ describe('judgeAgent', () => {
     const outcomes = judgeAgent(capture({ exchanges: weird, toolsList: { ok: true, pages: 1, tools: [null, 7, { name: {} }] } }), {});
     expect(outcomes.length).toBeGreaterThan(catalog.length);
     expect(({} as Record<string, unknown>).isError).toBeUndefined();
-    const crashes = outcomes.filter((o) => o.message.startsWith('check crashed'));
-    expect(crashes.every((o) => o.status === 'fail')).toBe(true);
+    const crashes = outcomes.filter((o) => o.message.includes('harness error'));
+    expect(crashes.every((o) => o.status === 'untested')).toBe(true);
 
-    // A record whose getter throws makes every check that reads it throw: each becomes a failure.
+    // A record whose getter throws makes every check that reads it throw: each is untested with the error.
     const explosive = result(success());
     Object.defineProperty(explosive, 'tool', { get: () => { throw new Error('getter boom'); } });
     const guarded = judgeAgent(capture({ exchanges: [explosive] }), {}, (id) => id === 'envelope.status');
-    expect(guarded[0]).toMatchObject({ status: 'fail', message: expect.stringContaining('check crashed') });
+    expect(guarded[0]).toMatchObject({ status: 'untested', message: expect.stringContaining('getter boom') });
   });
 
   test('messages escape control characters and truncate seller text', () => {

@@ -1,122 +1,143 @@
 import { describe, expect, test } from 'vitest';
-import * as err from '../../harness/checks/error.ts';
-import { findLeak } from '../../harness/checks/leaks.ts';
-import { errorResult, goodError, noAnswer, result, rpcError, statusOf, success } from './build.ts';
+import type { Exchange } from '../../harness/capture/exchange.ts';
+import type { CheckContext, ExchangeCheck } from '../../harness/checks/check.ts';
+import { findLeak } from '../../harness/checks/error/_leaks.ts';
+import adcpError from '../../harness/checks/error/adcp-error.ts';
+import code from '../../harness/checks/error/code.ts';
+import jsonrpcData from '../../harness/checks/error/jsonrpc-data.ts';
+import messageSafety from '../../harness/checks/error/message-safety.ts';
+import noInternals from '../../harness/checks/error/no-internals.ts';
+import recovery from '../../harness/checks/error/recovery.ts';
+import retryAfter from '../../harness/checks/error/retry-after.ts';
+import size from '../../harness/checks/error/size.ts';
+import textMirror from '../../harness/checks/error/text-mirror.ts';
+import validation from '../../harness/checks/error/validation.ts';
+import { errorResult, goodError, noAnswer, result, rpcError, success } from './build.ts';
+
+/** The judge's verdict on one call. A failure is `fail` whatever the level: the engine turns it into a warning under SHOULD. */
+const statusOf = (check: ExchangeCheck, x: Exchange, ctx: CheckContext = {}): string => check.judge(x, ctx).status;
 
 const withError = (e: Record<string, unknown>) => result(errorResult(e));
 
 describe('error.adcp-error', () => {
   test('structuredContent.adcp_error or text JSON passes', () => {
-    expect(statusOf(err.adcpError, withError(goodError))).toBe('pass');
-    expect(statusOf(err.adcpError, result({ isError: true, content: [{ type: 'text', text: JSON.stringify({ adcp_error: goodError }) }] }))).toBe('pass');
+    expect(statusOf(adcpError, withError(goodError))).toBe('pass');
+    expect(statusOf(adcpError, result({ isError: true, content: [{ type: 'text', text: JSON.stringify({ adcp_error: goodError }) }] }))).toBe('pass');
   });
   test('plain text, payload errors[] only, or a non-object adcp_error fails', () => {
-    expect(statusOf(err.adcpError, result({ isError: true, content: [{ type: 'text', text: 'boom' }] }))).toBe('fail');
-    expect(statusOf(err.adcpError, result({ isError: true, content: [], structuredContent: { errors: [goodError] } }))).toBe('fail');
-    expect(statusOf(err.adcpError, result({ isError: true, content: [], structuredContent: { adcp_error: 'RATE_LIMITED' } }))).toBe('fail');
+    expect(statusOf(adcpError, result({ isError: true, content: [{ type: 'text', text: 'boom' }] }))).toBe('fail');
+    expect(statusOf(adcpError, result({ isError: true, content: [], structuredContent: { errors: [goodError] } }))).toBe('fail');
+    expect(statusOf(adcpError, result({ isError: true, content: [], structuredContent: { adcp_error: 'RATE_LIMITED' } }))).toBe('fail');
   });
   test('a plain MCP error from a non-AdCP tool on the same server is not judged; an AdCP task\'s is', () => {
     const plain = { isError: true, content: [{ type: 'text', text: 'file not found' }] };
-    expect(err.adcpError.run(result(plain, { tool: 'read_file' }), {})).toMatchObject({ status: 'skip', reason: expect.stringContaining("'read_file' is not an AdCP task") });
-    expect(statusOf(err.adcpError, result(plain, { tool: 'get_products' }))).toBe('fail');
-    expect(statusOf(err.adcpError, result(errorResult(goodError), { tool: 'read_file' }))).toBe('pass');
+    expect(adcpError.judge(result(plain, { tool: 'read_file' }))).toMatchObject({ status: 'not-applicable', reason: expect.stringContaining("'read_file' is not an AdCP task") });
+    expect(statusOf(adcpError, result(plain, { tool: 'get_products' }))).toBe('fail');
+    expect(statusOf(adcpError, result(errorResult(goodError), { tool: 'read_file' }))).toBe('pass');
   });
   test('successes are not judged', () => {
-    expect(statusOf(err.adcpError, result(success()))).toBe('skip');
+    expect(statusOf(adcpError, result(success()))).toBe('not-applicable');
   });
 });
 
 describe('error.text-mirror', () => {
-  test('the same adcp_error JSON in content[0] passes; plain text or a different error warns', () => {
-    expect(statusOf(err.textMirror, withError(goodError))).toBe('pass');
+  test('the same adcp_error JSON in content[0] passes; plain text or a different error warns (SHOULD)', () => {
+    expect(textMirror.severity).toBe('SHOULD');
+    expect(statusOf(textMirror, withError(goodError))).toBe('pass');
     const plain = { ...errorResult(goodError), content: [{ type: 'text', text: 'Budget too low' }] };
-    expect(statusOf(err.textMirror, result(plain))).toBe('warn');
+    expect(statusOf(textMirror, result(plain))).toBe('fail');
     const differs = { ...errorResult(goodError), content: [{ type: 'text', text: JSON.stringify({ adcp_error: { code: 'OTHER' } }) }] };
-    expect(statusOf(err.textMirror, result(differs))).toBe('warn');
+    expect(statusOf(textMirror, result(differs))).toBe('fail');
   });
   test('the error only in a later text item warns (not content[0])', () => {
     const later = { isError: true, content: [{ type: 'text', text: 'x' }, { type: 'text', text: JSON.stringify({ adcp_error: goodError }) }] };
-    expect(statusOf(err.textMirror, result(later))).toBe('warn');
+    expect(statusOf(textMirror, result(later))).toBe('fail');
   });
 });
 
 describe('error.code', () => {
   test('1–64 char string passes; empty, 65 chars, number fails', () => {
-    expect(statusOf(err.code, withError(goodError))).toBe('pass');
-    expect(statusOf(err.code, withError({ ...goodError, code: '' }))).toBe('fail');
-    expect(statusOf(err.code, withError({ ...goodError, code: 'C'.repeat(65) }))).toBe('fail');
-    expect(statusOf(err.code, withError({ ...goodError, code: 42 }))).toBe('fail');
+    expect(statusOf(code, withError(goodError))).toBe('pass');
+    expect(statusOf(code, withError({ ...goodError, code: '' }))).toBe('fail');
+    expect(statusOf(code, withError({ ...goodError, code: 'C'.repeat(65) }))).toBe('fail');
+    expect(statusOf(code, withError({ ...goodError, code: 42 }))).toBe('fail');
   });
   test('applies to JSON-RPC error.data.adcp_error too', () => {
-    expect(statusOf(err.code, rpcError({ code: -32029, message: 'r', data: { adcp_error: { code: 7 } } }))).toBe('fail');
-    expect(statusOf(err.code, rpcError({ code: -32601, message: 'no method' }))).toBe('skip');
+    expect(statusOf(code, rpcError({ code: -32029, message: 'r', data: { adcp_error: { code: 7 } } }))).toBe('fail');
+    expect(statusOf(code, rpcError({ code: -32601, message: 'no method' }))).toBe('not-applicable');
   });
 });
 
 describe('error.size', () => {
   test('≤ 4096 bytes passes; larger fails (UTF-8 bytes)', () => {
-    expect(statusOf(err.size, withError(goodError))).toBe('pass');
-    expect(statusOf(err.size, withError({ ...goodError, details: { blob: 'é'.repeat(2100) } }))).toBe('fail');
+    expect(statusOf(size, withError(goodError))).toBe('pass');
+    expect(statusOf(size, withError({ ...goodError, details: { blob: 'é'.repeat(2100) } }))).toBe('fail');
   });
 });
 
 describe('error.recovery', () => {
-  test('enum value passes; absent or unknown warns', () => {
-    expect(statusOf(err.recovery, withError(goodError))).toBe('pass');
-    expect(statusOf(err.recovery, withError({ code: 'X', message: 'm' }))).toBe('warn');
-    expect(statusOf(err.recovery, withError({ ...goodError, recovery: 'retry' }))).toBe('warn');
+  test('enum value passes; absent or unknown warns (SHOULD)', () => {
+    expect(recovery.severity).toBe('SHOULD');
+    expect(statusOf(recovery, withError(goodError))).toBe('pass');
+    expect(statusOf(recovery, withError({ code: 'X', message: 'm' }))).toBe('fail');
+    expect(statusOf(recovery, withError({ ...goodError, recovery: 'retry' }))).toBe('fail');
   });
 });
 
 describe('error.retry-after', () => {
   test('absent or integer 1–3600 passes; 0, 3601, 1.5, "5" fail', () => {
-    expect(statusOf(err.retryAfter, withError(goodError))).toBe('pass');
-    expect(statusOf(err.retryAfter, withError({ ...goodError, retry_after: 1 }))).toBe('pass');
-    expect(statusOf(err.retryAfter, withError({ ...goodError, retry_after: 3600 }))).toBe('pass');
-    for (const bad of [0, 3601, 1.5, '5', null]) expect(statusOf(err.retryAfter, withError({ ...goodError, retry_after: bad }))).toBe('fail');
+    expect(statusOf(retryAfter, withError(goodError))).toBe('pass');
+    expect(statusOf(retryAfter, withError({ ...goodError, retry_after: 1 }))).toBe('pass');
+    expect(statusOf(retryAfter, withError({ ...goodError, retry_after: 3600 }))).toBe('pass');
+    for (const bad of [0, 3601, 1.5, '5', null]) expect(statusOf(retryAfter, withError({ ...goodError, retry_after: bad }))).toBe('fail');
   });
 });
 
 describe('error.jsonrpc-data', () => {
   test('reserved codes need data.adcp_error', () => {
-    expect(statusOf(err.jsonrpcData, rpcError({ code: -32029, message: 'r', data: { adcp_error: { code: 'RATE_LIMITED' } } }))).toBe('pass');
-    expect(statusOf(err.jsonrpcData, rpcError({ code: -32028, message: 'auth' }))).toBe('fail');
-    expect(statusOf(err.jsonrpcData, rpcError({ code: -32027, message: 'down', data: { adcp_error: 'SERVICE_UNAVAILABLE' } }))).toBe('fail');
+    expect(statusOf(jsonrpcData, rpcError({ code: -32029, message: 'r', data: { adcp_error: { code: 'RATE_LIMITED' } } }))).toBe('pass');
+    expect(statusOf(jsonrpcData, rpcError({ code: -32028, message: 'auth' }))).toBe('fail');
+    expect(statusOf(jsonrpcData, rpcError({ code: -32027, message: 'down', data: { adcp_error: 'SERVICE_UNAVAILABLE' } }))).toBe('fail');
   });
-  test('other codes and results skip', () => {
-    expect(statusOf(err.jsonrpcData, rpcError({ code: -32602, message: 'bad' }))).toBe('skip');
-    expect(statusOf(err.jsonrpcData, withError(goodError))).toBe('skip');
+  test('other codes and results are not applicable', () => {
+    expect(statusOf(jsonrpcData, rpcError({ code: -32602, message: 'bad' }))).toBe('not-applicable');
+    expect(statusOf(jsonrpcData, withError(goodError))).toBe('not-applicable');
   });
 });
 
 describe('error.validation', () => {
   const invalid = { intent: 'invalid' as const };
   test('isError + adcp_error passes whatever the code; JSON-RPC with data.adcp_error passes', () => {
-    expect(statusOf(err.validation, result(errorResult({ code: 'VALIDATION_ERROR', message: 'm' }), invalid))).toBe('pass');
-    expect(statusOf(err.validation, result(errorResult({ code: 'BUDGET_TOO_LOW', message: 'm' }), invalid))).toBe('pass');
-    expect(statusOf(err.validation, rpcError({ code: -32602, message: 'x', data: { adcp_error: goodError } }, invalid))).toBe('pass');
+    expect(statusOf(validation, result(errorResult({ code: 'VALIDATION_ERROR', message: 'm' }), invalid))).toBe('pass');
+    expect(statusOf(validation, result(errorResult({ code: 'BUDGET_TOO_LOW', message: 'm' }), invalid))).toBe('pass');
+    expect(statusOf(validation, rpcError({ code: -32602, message: 'x', data: { adcp_error: goodError } }, invalid))).toBe('pass');
   });
-  test('a bare JSON-RPC error or an accepted request warns', () => {
-    expect(statusOf(err.validation, rpcError({ code: -32602, message: 'Invalid params' }, invalid))).toBe('warn');
-    expect(statusOf(err.validation, result(success(), invalid))).toBe('warn');
+  test('a bare JSON-RPC error or an accepted request warns (SHOULD)', () => {
+    expect(validation.severity).toBe('SHOULD');
+    expect(statusOf(validation, rpcError({ code: -32602, message: 'Invalid params' }, invalid))).toBe('fail');
+    expect(statusOf(validation, result(success(), invalid))).toBe('fail');
   });
-  test('valid probes, no answer, and isError without adcp_error skip', () => {
-    expect(statusOf(err.validation, withError(goodError))).toBe('skip');
-    expect(statusOf(err.validation, { ...noAnswer(), intent: 'invalid' })).toBe('skip');
-    expect(statusOf(err.validation, result({ isError: true, content: [{ type: 'text', text: 'bad input' }] }, invalid))).toBe('skip');
+  test('valid probes are not applicable; no answer, and isError without adcp_error, are untested', () => {
+    expect(statusOf(validation, withError(goodError))).toBe('not-applicable');
+    expect(statusOf(validation, { ...noAnswer(), intent: 'invalid' })).toBe('untested');
+    expect(validation.judge(result({ isError: true, content: [{ type: 'text', text: 'bad input' }] }, invalid))).toMatchObject({
+      status: 'untested',
+      reason: expect.stringContaining('see error.adcp-error'),
+    });
   });
 });
 
 describe('error.message-safety', () => {
   test('short clean text passes', () => {
-    expect(statusOf(err.messageSafety, withError({ ...goodError, suggestion: 'Raise the budget to 500 USD' }))).toBe('pass');
+    expect(statusOf(messageSafety, withError({ ...goodError, suggestion: 'Raise the budget to 500 USD' }))).toBe('pass');
   });
-  test('long message/suggestion, control and bidi characters warn', () => {
-    expect(statusOf(err.messageSafety, withError({ ...goodError, message: 'm'.repeat(257) }))).toBe('warn');
-    expect(statusOf(err.messageSafety, withError({ ...goodError, suggestion: 's'.repeat(513) }))).toBe('warn');
-    expect(statusOf(err.messageSafety, withError({ ...goodError, message: 'a\u0007b' }))).toBe('warn');
-    expect(statusOf(err.messageSafety, withError({ ...goodError, message: 'a\u202Eb' }))).toBe('warn');
-    expect(statusOf(err.messageSafety, withError({ ...goodError, message: 7 }))).toBe('warn');
+  test('long message/suggestion, control and bidi characters warn (SHOULD)', () => {
+    expect(messageSafety.severity).toBe('SHOULD');
+    expect(statusOf(messageSafety, withError({ ...goodError, message: 'm'.repeat(257) }))).toBe('fail');
+    expect(statusOf(messageSafety, withError({ ...goodError, suggestion: 's'.repeat(513) }))).toBe('fail');
+    expect(statusOf(messageSafety, withError({ ...goodError, message: 'a\u0007b' }))).toBe('fail');
+    expect(statusOf(messageSafety, withError({ ...goodError, message: 'a\u202Eb' }))).toBe('fail');
+    expect(statusOf(messageSafety, withError({ ...goodError, message: 7 }))).toBe('fail');
   });
 });
 
@@ -149,9 +170,39 @@ describe('error.no-internals', () => {
     expect(findLeak(text!)).toBeNull();
   });
 
-  test('scans message, suggestion and nested details; warns at the pointer', () => {
-    const v = err.noInternals.run(withError({ ...goodError, details: { upstream: { body: '<html><body>oops</body></html>' } } }), {});
+  test('scans message, suggestion and nested details; warns (SHOULD) at the pointer', () => {
+    expect(noInternals.severity).toBe('SHOULD');
+    const v = noInternals.judge(withError({ ...goodError, details: { upstream: { body: '<html><body>oops</body></html>' } } }));
     expect(v).toMatchObject({ status: 'fail', pointer: '/result/structuredContent/adcp_error/details/upstream/body' });
-    expect(statusOf(err.noInternals, withError(goodError))).toBe('pass');
+    expect(statusOf(noInternals, withError(goodError))).toBe('pass');
   });
+});
+
+describe('the located adcp_error the field checks judge', () => {
+  const fieldChecks: ExchangeCheck[] = [code, size, recovery, retryAfter, messageSafety, noInternals];
+  test('a plain MCP error of a tool that is not an AdCP task is not applicable; of an AdCP task, untested (see error.adcp-error)', () => {
+    const plain = { isError: true, content: [{ type: 'text', text: 'file not found' }] };
+    for (const check of [...fieldChecks, textMirror as ExchangeCheck]) {
+      expect(check.judge(result(plain, { tool: 'read_file' }), {}), check.id).toMatchObject({ status: 'not-applicable' });
+      expect(check.judge(result(plain), {}), check.id).toMatchObject({ status: 'untested', reason: expect.stringContaining('see error.adcp-error') });
+    }
+  });
+  test('a reserved JSON-RPC code without data.adcp_error is untested (see error.jsonrpc-data); another code is not applicable', () => {
+    for (const check of fieldChecks) {
+      const reserved = check.judge(rpcError({ code: -32029, message: 'slow down' }), {});
+      expect(reserved, check.id).toMatchObject({ status: 'untested', reason: expect.stringContaining('see error.jsonrpc-data') });
+      expect(statusOf(check, rpcError({ code: -32602, message: 'bad', data: { adcp_error: 'X' } })), check.id).toBe('not-applicable');
+    }
+  });
+  test('only a payload errors[] item, or no answer, is untested; a success is not applicable', () => {
+    for (const check of fieldChecks) {
+      expect(statusOf(check, result({ isError: true, content: [], structuredContent: { errors: [goodError] } })), check.id).toBe('untested');
+      expect(statusOf(check, noAnswer()), check.id).toBe('untested');
+      expect(statusOf(check, result(success())), check.id).toBe('not-applicable');
+    }
+  });
+});
+
+test('error.no-internals is a harness addition that links its README section', () => {
+  expect(noInternals).toMatchObject({ harnessAddition: true, spec: { url: 'README.md#errorno-internals' } });
 });

@@ -49,7 +49,7 @@ describe('runCheckVector', () => {
     expect(runCheckVector(null).ok).toBe(false);
   });
   test('hostile vector values never crash it', () => {
-    const hostile = JSON.parse('{"id":"h","capture":{"__proto__":{"production":true},"agent":{"__proto__":{"x":1}}},"exchange":{"__proto__":{"intent":"invalid"},"result":{"__proto__":{}}},"expected_outcomes":{"capabilities.test-controller":"skip","error.validation":"skip"}}') as unknown;
+    const hostile = JSON.parse('{"id":"h","capture":{"__proto__":{"production":true},"agent":{"__proto__":{"x":1}}},"exchange":{"__proto__":{"intent":"invalid"},"result":{"__proto__":{}}},"expected_outcomes":{"capabilities.test-controller":"not-applicable","error.validation":"not-applicable"}}') as unknown;
     expect(runCheckVector(hostile)).toEqual({ ok: true, diff: '' });
     expect(({} as Record<string, unknown>).production).toBeUndefined();
   });

@@ -2,7 +2,7 @@
 // prefixes, SQL, HTML bodies. Patterns are narrow on purpose (few false positives): SQL keywords must be
 // upper case, paths must sit under a well-known root or end in a source-file extension, exception
 // prefixes are the runtime's own class names.
-import { isObject, own } from './json.ts';
+import { isObject, own, token } from '../json.ts';
 
 export interface Leak {
   kind: string;
@@ -42,7 +42,8 @@ export function findLeak(text: string): Leak | null {
 }
 
 const MAX_STRINGS = 2_000;
-const MAX_DEPTH = 32;
+// Error details are small; deeper nesting is not worth scanning (and a hostile one is bounded here).
+const MAX_STRING_DEPTH = 32;
 
 /** Every string inside a JSON value (keys' values, array items), with its pointer suffix; bounded. */
 export function stringsIn(value: unknown, base: string): Array<{ pointer: string; text: string }> {
@@ -51,13 +52,13 @@ export function stringsIn(value: unknown, base: string): Array<{ pointer: string
   while (stack.length > 0 && out.length < MAX_STRINGS) {
     const [node, at, depth] = stack.pop()!;
     if (typeof node === 'string') out.push({ pointer: at, text: node });
-    else if (depth >= MAX_DEPTH) continue;
+    else if (depth >= MAX_STRING_DEPTH) continue;
     else if (Array.isArray(node)) for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], `${at}/${i}`, depth + 1]);
     else if (isObject(node)) {
       const keys = Object.keys(node);
       for (let i = keys.length - 1; i >= 0; i--) {
         const k = keys[i]!;
-        stack.push([own(node, k), `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1]);
+        stack.push([own(node, k), `${at}/${token(k)}`, depth + 1]);
       }
     }
   }

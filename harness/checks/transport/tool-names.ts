@@ -1,0 +1,33 @@
+// transport.tool-names — tool names keep to MCP's alphabet, so clients that route by name (or build
+// `server/tool` paths) can call them.
+import { defineCheck, fail, pass } from '../check.ts';
+import { own } from '../json.ts';
+import { listedTools, one } from './_listed-tools.ts';
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const SHOWN = 5;
+
+export default defineCheck({
+  id: 'transport.tool-names',
+  scope: 'agent',
+  severity: 'SHOULD',
+  live: true,
+  title: "tool names follow MCP's naming rule (1–128 of `A-Z a-z 0-9 _ - .`)",
+  spec: {
+    label: 'MCP 2025-11-25 · Server features › Tools › Tool names (SHOULD be 1–128 characters of A-Z a-z 0-9 _ - .)',
+    url: 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names',
+  },
+  fix: 'rename tools to 1–128 characters of A-Z a-z 0-9 _ - . (e.g. `tasks_get`, not `tasks/get`)',
+  judge(a) {
+    const listed = listedTools(a);
+    if ('verdict' in listed) return one('tools/list', listed.verdict);
+    const bad: Array<{ i: number; name: string }> = [];
+    listed.tools.forEach((tool, i) => {
+      const name = own(tool, 'name');
+      if (typeof name === 'string' && !TOOL_NAME.test(name)) bad.push({ i, name });
+    });
+    if (bad.length === 0) return one('tools/list', pass());
+    const names = bad.slice(0, SHOWN).map((b) => JSON.stringify(b.name.slice(0, 140))).join(', ');
+    return one('tools/list', fail(`/tools/${bad[0]!.i}/name`, '1–128 characters of A-Z a-z 0-9 _ - .', `${bad.length} name(s): ${names}`));
+  },
+});
