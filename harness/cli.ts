@@ -8,11 +8,17 @@ const commands: Record<string, { summary: string; load: () => Promise<{ main(arg
 
 function usage(): string {
   const rows = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}`);
-  return ['usage: adcp-conformance <command> [options]', '', 'commands:', ...rows, '', "'adcp-conformance <command> --help' for its options"].join('\n');
+  return ['usage: adcp-conformance <command> [options]', '       adcp-conformance --version', '', 'commands:', ...rows, '', "'adcp-conformance <command> --help' for its options"].join('\n');
 }
 
 async function cli(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V' || name === 'version') {
+    const { toolVersions } = await import('./version.ts');
+    const v = toolVersions();
+    process.stdout.write(`adcp-conformance ${v.harnessVersion} (node ${v.node}, @modelcontextprotocol/sdk ${v.mcpSdkVersion}, @adcp/sdk ${v.adcpSdkVersion})\n`);
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage() + '\n');
     return name ? 0 : 2;

@@ -1,16 +1,22 @@
 // `adcp-conformance checks`: the catalog as a table (or JSON) — id, severity, live marker, title, and
 // the reference-seller fault(s) that prove each check.
 import type { Check } from '../checks/check.ts';
-import { catalog, severityLabel } from '../checks/catalog.ts';
+import { catalog, checkSeverityText, severityLabel } from '../checks/catalog.ts';
 import { faults } from '../../sellers/faults.ts';
 
 export interface CatalogRow {
   id: string;
   severity: 'MUST' | 'SHOULD' | 'MUST*';
+  /** The level in words when it depends on the MCP revision or AdCP version (`MUST from MCP 2025-06-18; …`). */
+  severityRule: string;
   scope: Check['scope'];
   live: boolean;
+  /** A rule this harness adds to the AdCP / MCP ones (its specUrl is the README section that explains it). */
+  harnessAddition: boolean;
   title: string;
   spec: string;
+  specUrl: string;
+  fix: string;
   faults: string[];
 }
 
@@ -18,11 +24,15 @@ export function catalogRows(): CatalogRow[] {
   return catalog.map((c) => ({
     id: c.id,
     severity: severityLabel(c),
+    severityRule: checkSeverityText(c),
     scope: c.scope,
     live: c.live,
+    harnessAddition: c.harnessAddition === true,
     title: c.title,
-    spec: c.spec,
-    faults: faults.filter((f) => f.trips.includes(c.id)).map((f) => f.name),
+    spec: c.spec.label,
+    specUrl: c.spec.url,
+    fix: c.fix,
+    faults: faults.filter((f) => Object.keys(f.trips).includes(c.id)).map((f) => f.name),
   }));
 }
 
@@ -35,19 +45,33 @@ export function renderTable(rows: CatalogRow[]): string {
   return [line(header), ...cells.map(line)].join('\n');
 }
 
-const USAGE = `usage: adcp-conformance checks [--json]
+/** The README's catalog table (between its `<!-- catalog:start -->` / `<!-- catalog:end -->` markers). */
+export function renderMarkdown(rows: CatalogRow[]): string {
+  const cell = (s: string) => s.replace(/\|/g, '\\|');
+  const lines = ['| id | severity | what must hold | spec |', '|---|---|---|---|'];
+  for (const r of rows) {
+    const severity = r.severity === 'MUST*' ? `MUST* (${r.severityRule})` : r.severity;
+    const spec = r.harnessAddition ? `[this harness's rule](${r.specUrl})` : `[${cell(r.spec)}](${r.specUrl})`;
+    lines.push(`| \`${r.id}\` | ${cell(severity)} | ${cell(r.title)} | ${spec} |`);
+  }
+  return lines.join('\n');
+}
+
+const USAGE = `usage: adcp-conformance checks [--json | --markdown]
 
 Lists every check: id, severity (MUST, SHOULD, or MUST* when the level depends on the MCP revision or
 AdCP version), 'live' for checks that need a live session, title, and the reference-seller fault(s)
 that prove it ('—' when none).
 
-  --json   print the catalog as JSON
-  --help   this text`;
+  --json       print the catalog as JSON
+  --markdown   print the catalog as the README's Markdown table
+  --help       this text`;
 
 export async function main(argv: string[]): Promise<number> {
-  let json = false;
+  let format: 'table' | 'json' | 'markdown' = 'table';
   for (const arg of argv) {
-    if (arg === '--json') json = true;
+    if (arg === '--json') format = 'json';
+    else if (arg === '--markdown') format = 'markdown';
     else if (arg === '--help' || arg === '-h') {
       process.stdout.write(`${USAGE}\n`);
       return 0;
@@ -57,6 +81,7 @@ export async function main(argv: string[]): Promise<number> {
     }
   }
   const rows = catalogRows();
-  process.stdout.write(json ? `${JSON.stringify(rows, null, 2)}\n` : `${renderTable(rows)}\n\n${rows.length} checks\n`);
+  const text = format === 'json' ? JSON.stringify(rows, null, 2) : format === 'markdown' ? renderMarkdown(rows) : `${renderTable(rows)}\n\n${rows.length} checks`;
+  process.stdout.write(`${text}\n`);
   return 0;
 }

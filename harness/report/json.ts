@@ -1,32 +1,47 @@
-// report.json: the stable, documented machine-readable report (README § "report.json").
-// Bump REPORT_SCHEMA_VERSION on any change that is not a pure addition.
-import { addCounts, countOutcomes, exitCodeOf, type Counts, type Layer, type RunReport } from './model.ts';
-import type { Severity, Status } from '../checks/check.ts';
+// report.json: the stable, documented machine-readable report (README § "report.json"), validated by
+// harness/report/report.schema.json. Bump REPORT_SCHEMA_VERSION on any change that is not a pure addition.
+import { addCounts, agentVerdict, countOutcomes, exitCodeOf, incompleteReason, runVerdict, verdictText, ZERO_COUNTS } from './model.ts';
+import type { Counts, Evidence, Layer, RunProvenance, RunReport, Verdict } from './model.ts';
+import type { Level, SchemaError, Status } from '../checks/check.ts';
+import { HARNESS_VERSION } from '../version.ts';
 
-export const REPORT_SCHEMA_VERSION = 1;
+export const REPORT_SCHEMA_VERSION = 2;
 
 export interface ReportJsonOutcome {
   check: string;
   tool: string;
   status: Status;
   message: string;
-  severity: Severity;
+  severity: Level;
   spec: string;
+  specUrl: string;
+  fix?: string;
   pointer?: string;
   expected?: string;
   found?: string;
+  schemaErrors?: SchemaError[];
+  schemaErrorsOmitted?: number;
+  durationMs?: number;
+  evidence?: Evidence;
   baseline?: string;
 }
 
 export interface ReportJsonAgent {
   name: string;
+  verdict: Verdict;
+  verdictText: string;
+  /** Why the verdict is `incomplete` (unreachable, cut short, a MUST left untested), else null. */
+  verdictReason: string | null;
   transport: 'http' | 'stdio';
   protocolVersion: string | null;
   server: { name: string | null; version: string | null };
   adcpVersion: string | null;
+  adcpVersionReason: string | null;
   reachable: boolean;
   incomplete: string | null;
   aborted: string | null;
+  durationMs: number | null;
+  stderrTail?: string;
   outcomes: ReportJsonOutcome[];
   layers: Record<Layer, number>;
   summary: Counts;
@@ -34,40 +49,73 @@ export interface ReportJsonAgent {
 
 export interface ReportJson {
   schemaVersion: typeof REPORT_SCHEMA_VERSION;
+  run: RunProvenance | null;
+  verdict: Verdict;
   strict: boolean;
   complete: boolean;
+  cutShort: string | null;
   exitCode: 0 | 1 | 3;
   agents: ReportJsonAgent[];
   summary: Counts;
 }
 
 export function buildReportJson(report: RunReport): ReportJson {
-  let summary: Counts = { pass: 0, fail: 0, warn: 0, skip: 0, baselined: 0 };
+  let summary: Counts = { ...ZERO_COUNTS };
+  const harnessVersion = report.run?.harnessVersion ?? HARNESS_VERSION;
   const agents = report.agents.map((a): ReportJsonAgent => {
     const counts = countOutcomes(a.outcomes);
     summary = addCounts(summary, counts);
-    return {
+    const verdict = agentVerdict(a, report.strict);
+    const agent: ReportJsonAgent = {
       name: a.name,
+      verdict,
+      verdictText: verdictText(verdict, a.adcpVersion, harnessVersion),
+      verdictReason: incompleteReason(a, report.strict),
       transport: a.transport,
       protocolVersion: a.protocolVersion,
       server: { name: a.server.name, version: a.server.version },
       adcpVersion: a.adcpVersion,
+      adcpVersionReason: a.adcpVersionReason,
       reachable: a.reachable,
       incomplete: a.incomplete,
       aborted: a.aborted,
+      durationMs: a.durationMs ?? null,
       // Explicit field lists: nothing from a seller is ever spread into the report.
       outcomes: a.outcomes.map((o) => {
-        const out: ReportJsonOutcome = { check: o.check, tool: o.tool, status: o.status, message: o.message, severity: o.severity, spec: o.spec };
+        const out: ReportJsonOutcome = { check: o.check, tool: o.tool, status: o.status, message: o.message, severity: o.severity, spec: o.spec, specUrl: o.specUrl };
+        if (o.fix !== undefined) out.fix = o.fix;
         if (o.pointer !== undefined) out.pointer = o.pointer;
         if (o.expected !== undefined) out.expected = o.expected;
         if (o.found !== undefined) out.found = o.found;
+        if (o.schemaErrors !== undefined) out.schemaErrors = o.schemaErrors.map((e) => ({ pointer: e.pointer, keyword: e.keyword, expected: e.expected, found: e.found }));
+        if (o.schemaErrorsOmitted !== undefined) out.schemaErrorsOmitted = o.schemaErrorsOmitted;
+        if (o.durationMs !== undefined) out.durationMs = o.durationMs;
+        if (o.evidence !== undefined) out.evidence = pickEvidence(o.evidence);
         if (o.baseline !== undefined) out.baseline = o.baseline;
         return out;
       }),
       layers: { validate_root: a.layers.validate_root, legacy_wrapper: a.layers.legacy_wrapper, missing: a.layers.missing, schema: a.layers.schema },
       summary: counts,
     };
+    if (a.stderrTail !== undefined) agent.stderrTail = a.stderrTail;
+    return agent;
   });
   const exitCode = exitCodeOf(report);
-  return { schemaVersion: REPORT_SCHEMA_VERSION, strict: report.strict, complete: exitCode !== 3, exitCode, agents, summary };
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    run: report.run ?? null,
+    verdict: runVerdict(report),
+    strict: report.strict,
+    complete: exitCode !== 3,
+    cutShort: report.cutShort,
+    exitCode,
+    agents,
+    summary,
+  };
+}
+
+function pickEvidence(e: Evidence): Evidence {
+  const out: Evidence = {};
+  for (const key of ['request', 'answer', 'stderr', 'diagnosis', 'sameCauseAs'] as const) if (e[key] !== undefined) out[key] = e[key];
+  return out;
 }

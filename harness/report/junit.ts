@@ -1,10 +1,15 @@
-// junit.xml comes from vitest's own junit reporter. Vitest names a <testsuite> after its file and has
-// no place for suite <properties> or a skip reason, so this one small pass over its output renames
-// each agent's suite, adds the agent facts as <properties> and gives <skipped> its message.
+// junit.xml comes from vitest's own junit reporter. Vitest names a <testsuite> after its file, has no
+// place for suite <properties>, writes an assertion's stack as the failure body and a test's own time,
+// so this one small pass over its output renames each agent's suite, adds the agent facts (verdict,
+// counts, not-applicable count) as <properties>, and rewrites each testcase from its outcome: the
+// failure message is the diagnosis, the body is the evidence (no stack frame of ours), `time` is the
+// call's real duration, and <skipped> carries the reason.
 // It relies only on what vitest guarantees for its XML: every attribute value and text node is escaped,
-// so a literal `<` always starts a tag.
+// so a literal `<` always starts a tag and `</testcase>` never occurs inside one.
 import { escapeXml } from '../sanitize.ts';
-import { LAYERS, type AgentFacts } from './model.ts';
+import { HARNESS_VERSION } from '../version.ts';
+import { agentVerdict, countOutcomes, incompleteReason, LAYERS, verdictText, type AgentReport, type ReportOutcome } from './model.ts';
+import { evidenceLines, failureMessage } from './evidence-text.ts';
 
 export interface JunitSuiteInfo {
   /** Base name of the suite file vitest ran for this agent (what vitest puts in `<testsuite name>`). */
@@ -12,61 +17,77 @@ export interface JunitSuiteInfo {
   /** The agent's name, to replace the file name. */
   name: string;
   properties: ReadonlyArray<readonly [string, string]>;
-  /** Skip reason per testcase name, exactly as vitest writes the name (`<describe> > <test>`). */
-  skipReasons: ReadonlyMap<string, string>;
+  /** The outcome of each testcase, by the name vitest writes (`<describe> > <test>`). */
+  cases: ReadonlyMap<string, ReportOutcome>;
 }
 
-const TAG = /<(\/?)(testsuites|testsuite|testcase|skipped)\b([^>]*?)(\/?)>/g;
+const SUITE_TAG = /<(\/?)(testsuites|testsuite)\b([^>]*?)(\/?)>/g;
+const TESTCASE = /<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g;
+const SYSTEM_OUT = /<system-(?:out|err)>[\s\S]*?<\/system-(?:out|err)>/g;
 
 export function decorateJunit(xml: string, suites: readonly JunitSuiteInfo[], runName = 'adcp-conformance'): string {
   const byFile = new Map(suites.map((s) => [s.file, s]));
-  let suite: JunitSuiteInfo | undefined;
-  let testcase: string | undefined;
-  return xml.replace(TAG, (tag: string, closing: string, element: string, attrs: string, selfClosing: string) => {
-    if (closing) {
-      if (element === 'testsuite') suite = undefined;
-      if (element === 'testcase') testcase = undefined;
-      return tag;
-    }
-    switch (element) {
-      case 'testsuites':
-        return `<testsuites${withAttr(attrs, 'name', runName)}${selfClosing}>`;
-      case 'testsuite': {
-        const name = attr(attrs, 'name');
-        suite = name === undefined ? undefined : byFile.get(baseName(name));
-        if (!suite) return tag;
-        const props = suite.properties.map(([k, v]) => `<property name="${escapeXml(k)}" value="${escapeXml(v)}"/>`);
-        const open = `<testsuite${withAttr(attrs, 'name', suite.name)}${selfClosing}>`;
-        return selfClosing ? open : `${open}\n<properties>${props.join('')}</properties>`;
-      }
-      case 'testcase':
-        testcase = selfClosing ? undefined : attr(attrs, 'name');
-        return tag;
-      default: {
-        // <skipped/>: add the reason when vitest left it out.
-        const reason = testcase === undefined ? undefined : suite?.skipReasons.get(testcase);
-        if (reason === undefined || attr(attrs, 'message') !== undefined) return tag;
-        return `<skipped${attrs} message="${escapeXml(reason)}"${selfClosing}>`;
-      }
-    }
+  // Pass 1: each testcase from its outcome (suite membership does not matter: names are `agent > case`).
+  const allCases = new Map<string, ReportOutcome>();
+  for (const s of suites) for (const [name, o] of s.cases) allCases.set(name, o);
+  const rewritten = xml.replace(TESTCASE, (whole: string, attrs: string, body: string | undefined) => {
+    const name = attr(attrs, 'name');
+    const outcome = name === undefined ? undefined : allCases.get(name);
+    return outcome ? testcase(attrs, body ?? '', outcome) : whole;
+  });
+  // Pass 2: suites renamed after their agent, with the agent's facts as properties.
+  return rewritten.replace(SUITE_TAG, (tag: string, closing: string, element: string, attrs: string, selfClosing: string) => {
+    if (closing) return tag;
+    if (element === 'testsuites') return `<testsuites${withAttr(attrs, 'name', runName)}${selfClosing}>`;
+    const name = attr(attrs, 'name');
+    const suite = name === undefined ? undefined : byFile.get(baseName(name));
+    if (!suite) return tag;
+    const props = suite.properties.map(([k, v]) => `<property name="${escapeXml(k)}" value="${escapeXml(v)}"/>`);
+    const open = `<testsuite${withAttr(attrs, 'name', suite.name)}${selfClosing}>`;
+    return selfClosing ? open : `${open}\n<properties>${props.join('')}</properties>`;
   });
 }
 
-/** The JUnit properties of one agent's suite. */
-export function agentProperties(facts: AgentFacts): Array<[string, string]> {
+function testcase(attrs: string, body: string, o: ReportOutcome): string {
+  const time = o.durationMs !== undefined ? (o.durationMs / 1000).toFixed(3) : undefined;
+  const head = `<testcase${time === undefined ? attrs : withAttr(attrs, 'time', time)}>`;
+  const kept = (body.match(SYSTEM_OUT) ?? []).join('\n');
+  const hasFailure = /<(failure|error)\b/.test(body);
+  if (hasFailure && (o.status === 'fail' || o.status === 'warn')) {
+    const failure = `<failure message="${escapeXml(failureMessage(o))}" type="${escapeXml(o.check)}">${escapeXml(evidenceLines(o).join('\n'))}</failure>`;
+    return `${head}\n${failure}${kept ? `\n${kept}` : ''}\n</testcase>`;
+  }
+  if (/<skipped\b/.test(body) && (o.status === 'untested' || o.status === 'not-applicable')) {
+    const reason = `${o.status}: ${o.message || 'no reason given'}`;
+    return `${head}\n<skipped message="${escapeXml(reason)}"/>${kept ? `\n${kept}` : ''}\n</testcase>`;
+  }
+  return `${head}${body}</testcase>`;
+}
+
+/** The JUnit properties of one agent's suite: its facts, its verdict and its counts. */
+export function agentProperties(agent: AgentReport, strict: boolean): Array<[string, string]> {
+  const verdict = agentVerdict(agent, strict);
+  const counts = countOutcomes(agent.outcomes);
   const props: Array<[string, string]> = [
-    ['agent', facts.name],
-    ['transport', facts.transport],
-    ['protocolVersion', facts.protocolVersion ?? ''],
-    ['server.name', facts.server.name ?? ''],
-    ['server.version', facts.server.version ?? ''],
-    ['adcpVersion', facts.adcpVersion ?? ''],
-    ['adcpVersion.reason', facts.adcpVersionReason ?? ''],
-    ['reachable', String(facts.reachable)],
+    ['agent', agent.name],
+    ['verdict', verdict],
+    ['verdict.text', verdictText(verdict, agent.adcpVersion, HARNESS_VERSION)],
+    ['transport', agent.transport],
+    ['protocolVersion', agent.protocolVersion ?? ''],
+    ['server.name', agent.server.name ?? ''],
+    ['server.version', agent.server.version ?? ''],
+    ['adcpVersion', agent.adcpVersion ?? ''],
+    ['adcpVersion.reason', agent.adcpVersionReason ?? ''],
+    ['reachable', String(agent.reachable)],
+    ['harnessVersion', HARNESS_VERSION],
   ];
-  if (facts.incomplete !== null) props.push(['incomplete', facts.incomplete]);
-  if (facts.aborted !== null) props.push(['aborted', facts.aborted]);
-  for (const layer of LAYERS) props.push([`layers.${layer}`, String(facts.layers[layer])]);
+  const why = incompleteReason(agent, strict);
+  if (why !== null) props.push(['incomplete', why]);
+  if (agent.aborted !== null) props.push(['aborted', agent.aborted]);
+  if (agent.stderrTail !== undefined) props.push(['stderrTail', agent.stderrTail]);
+  if (agent.durationMs !== null) props.push(['durationMs', String(agent.durationMs)]);
+  for (const [k, v] of Object.entries(counts)) props.push([`count.${k}`, String(v)]);
+  for (const layer of LAYERS) props.push([`layers.${layer}`, String(agent.layers[layer])]);
   return props;
 }
 
@@ -82,7 +103,11 @@ function withAttr(attrs: string, name: string, value: string): string {
 }
 
 function unescapeXml(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|apos);/g, (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[e] ?? '');
+  return text.replace(/&(amp|lt|gt|quot|apos|#x?[0-9a-fA-F]+);/g, (_m, e: string) => {
+    if (e.startsWith('#x')) return String.fromCodePoint(parseInt(e.slice(2), 16));
+    if (e.startsWith('#')) return String.fromCodePoint(parseInt(e.slice(1), 10));
+    return ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[e] ?? '';
+  });
 }
 
 function baseName(path: string): string {

@@ -1,10 +1,13 @@
-// What a finished run looks like to every report: agents, their facts and their outcomes. Built by
+// What a finished run looks like to every report: agents, their facts, outcomes and verdicts. Built by
 // harness/run from vitest's results (so a merged, sharded run reports exactly like a single one).
-// Every string in here is already sanitized (harness/report/sanitize.ts); renderers only escape.
+// Every string in here is already sanitized (harness/sanitize.ts); renderers only escape.
 import type { Outcome } from '../checks/check.ts';
 
 export type Layer = 'validate_root' | 'legacy_wrapper' | 'missing' | 'schema';
 export const LAYERS: readonly Layer[] = ['validate_root', 'legacy_wrapper', 'missing', 'schema'];
+
+/** The verdict on one agent, or on the whole run. */
+export type Verdict = 'conformant' | 'nonconformant' | 'incomplete';
 
 export interface AgentFacts {
   name: string;
@@ -24,46 +27,92 @@ export interface AgentFacts {
   incomplete: string | null;
   /** The session ended early on the seller's side (agent timeout, crash): a transport.call failure, not exit 3. */
   aborted: string | null;
+  /** Wall time of the agent's session and judging, in ms (null when unknown, e.g. replayed). */
+  durationMs: number | null;
+  /** The seller's stderr tail when it could not start or died (stdio only; redacted, bounded). */
+  stderrTail?: string;
 }
 
-/** An outcome as the reports carry it: the engine's Outcome, plus the baseline reason when it is a known one. */
+/** What the harness sent and what the seller answered, shown with every fail and warn (bounded, redacted). */
+export interface Evidence {
+  /** `tool {arguments as JSON}` as sent. */
+  request?: string;
+  /** The seller's own answer: error text, adcp_error, exception message, or the start of the payload. */
+  answer?: string;
+  /** Lines the seller wrote on stderr during the call (stdio). */
+  stderr?: string;
+  /** One plain sentence naming a recognisable root cause, with the fix. */
+  diagnosis?: string;
+  /** Set on later failures of the same call that share a root cause already reported: `check › tool`. */
+  sameCauseAs?: string;
+}
+
+/** An outcome as the reports carry it: the engine's Outcome, plus baseline, evidence and call duration. */
 export interface ReportOutcome extends Outcome {
   /** Reason from the agent's `expect` baseline when this fail/warn is a known one. */
   baseline?: string;
+  /** Duration of the call the outcome judges, in ms (session checks: absent). */
+  durationMs?: number;
+  evidence?: Evidence;
 }
 
 export interface AgentReport extends AgentFacts {
   outcomes: ReportOutcome[];
 }
 
+/** Where the run came from: enough to reproduce it and to know what a verdict was measured against. */
+export interface RunProvenance {
+  startedAt: string;
+  endedAt: string;
+  harnessVersion: string;
+  node: string;
+  mcpSdkVersion: string;
+  adcpSdkVersion: string;
+  schemaSource: { kind: string; location: string; versions: string[] };
+  /** The config file's base name, or null for the embedded reference seller / a replay. */
+  config: string | null;
+}
+
 export interface RunReport {
   agents: AgentReport[];
   /** `--strict`: SHOULD failures (warnings) fail the run too. */
   strict: boolean;
-  /** Why the whole run stopped early (interrupted, vitest error), or null. */
+  /** Why the whole run stopped early (interrupted, vitest error, a shard missing from a merge), or null. */
   cutShort: string | null;
+  run?: RunProvenance;
 }
 
 export interface Counts {
   pass: number;
   fail: number;
   warn: number;
-  skip: number;
+  notApplicable: number;
+  untested: number;
   /** Fails and warnings matched by an `expect` baseline entry (not counted in fail / warn). */
   baselined: number;
 }
 
+export const ZERO_COUNTS: Readonly<Counts> = Object.freeze({ pass: 0, fail: 0, warn: 0, notApplicable: 0, untested: 0, baselined: 0 });
+
 export function countOutcomes(outcomes: readonly ReportOutcome[]): Counts {
-  const counts: Counts = { pass: 0, fail: 0, warn: 0, skip: 0, baselined: 0 };
+  const counts: Counts = { ...ZERO_COUNTS };
   for (const o of outcomes) {
     if (o.baseline !== undefined && (o.status === 'fail' || o.status === 'warn')) counts.baselined++;
+    else if (o.status === 'not-applicable') counts.notApplicable++;
     else counts[o.status]++;
   }
   return counts;
 }
 
 export function addCounts(a: Counts, b: Counts): Counts {
-  return { pass: a.pass + b.pass, fail: a.fail + b.fail, warn: a.warn + b.warn, skip: a.skip + b.skip, baselined: a.baselined + b.baselined };
+  return {
+    pass: a.pass + b.pass,
+    fail: a.fail + b.fail,
+    warn: a.warn + b.warn,
+    notApplicable: a.notApplicable + b.notApplicable,
+    untested: a.untested + b.untested,
+    baselined: a.baselined + b.baselined,
+  };
 }
 
 /** Does this outcome fail the run? Fails always, warnings under --strict; baselined ones never. */
@@ -72,10 +121,58 @@ export function failsRun(o: ReportOutcome, strict: boolean): boolean {
   return o.status === 'fail' || (strict && o.status === 'warn');
 }
 
-/** 3 incomplete (beats 1: a partial run may hide failures) · 1 a conformance failure · 0 clean. */
+/** A check that applies but was not verified, at a level that matters for the verdict. */
+export function leavesUnverified(o: ReportOutcome, strict: boolean): boolean {
+  return o.status === 'untested' && (o.severity === 'MUST' || strict);
+}
+
+/**
+ * incomplete: unreachable or cut short (nothing else can be said) · nonconformant: a MUST failed (a SHOULD
+ * too under --strict) · incomplete: a MUST stayed untested · conformant: everything applicable verified.
+ */
+export function agentVerdict(a: AgentReport, strict: boolean): Verdict {
+  if (!a.reachable || a.incomplete !== null) return 'incomplete';
+  if (a.outcomes.some((o) => failsRun(o, strict))) return 'nonconformant';
+  if (a.outcomes.some((o) => leavesUnverified(o, strict))) return 'incomplete';
+  return 'conformant';
+}
+
+/** Why an agent is incomplete, in one line (null when it is not). */
+export function incompleteReason(a: AgentReport, strict: boolean): string | null {
+  if (!a.reachable) return a.incomplete ?? 'initialize did not answer';
+  if (a.incomplete !== null) return a.incomplete;
+  if (agentVerdict(a, strict) !== 'incomplete') return null;
+  const open = a.outcomes.filter((o) => leavesUnverified(o, strict));
+  const first = open[0];
+  return first ? `${open.length} check(s) applied but could not be verified, first ${first.check} › ${first.tool}: ${first.message}` : null;
+}
+
+/** The run: incomplete if cut short or any agent is · else nonconformant if any agent is · else conformant. */
+export function runVerdict(report: RunReport): Verdict {
+  if (report.cutShort !== null || report.agents.length === 0) return 'incomplete';
+  const verdicts = report.agents.map((a) => agentVerdict(a, report.strict));
+  if (verdicts.includes('incomplete')) return 'incomplete';
+  return verdicts.includes('nonconformant') ? 'nonconformant' : 'conformant';
+}
+
+/** 3 incomplete (beats 1: a partial run may hide failures) · 1 a conformance failure · 0 conformant. */
 export function exitCodeOf(report: RunReport): 0 | 1 | 3 {
-  if (report.cutShort !== null || report.agents.some((a) => !a.reachable || a.incomplete !== null)) return 3;
-  return report.agents.some((a) => a.outcomes.some((o) => failsRun(o, report.strict))) ? 1 : 0;
+  const verdict = runVerdict(report);
+  return verdict === 'incomplete' ? 3 : verdict === 'nonconformant' ? 1 : 0;
+}
+
+/** The verdict in words, always qualified by what it was measured against (never "certified"). */
+export function verdictText(verdict: Verdict, adcpVersion: string | null, harnessVersion: string | undefined): string {
+  const per = `per adcp-conformance ${harnessVersion ?? '(unknown version)'}`;
+  const adcp = adcpVersion && adcpVersion !== 'none' ? `AdCP ${adcpVersion}` : 'AdCP (version unknown)';
+  switch (verdict) {
+    case 'conformant':
+      return `conformant to ${adcp} ${per}`;
+    case 'nonconformant':
+      return `nonconformant to ${adcp} ${per}`;
+    case 'incomplete':
+      return `incomplete: conformance to ${adcp} not established ${per}`;
+  }
 }
 
 /** `at /pointer: expected …, found …` or the message the check gave. */

@@ -1,7 +1,9 @@
-// The terminal summary printed after a run: a table agent × pass / fail / warn / skip, then one block
-// per failure (check id, tool, JSON pointer, expected vs found, spec). Strings are already sanitized
+// The terminal summary printed after a run: a table agent × verdict / AdCP / counts, then one block per
+// failure (check id, tool, JSON pointer, expected vs found, the seller's answer, diagnosis, fix, spec). Strings are already sanitized
 // (no control characters, so no seller-made escape sequences); colour only when asked.
-import { countOutcomes, exitCodeOf, failsRun, type AgentReport, type ReportOutcome, type RunReport } from './model.ts';
+import { agentVerdict, countOutcomes, failsRun, incompleteReason, leavesUnverified, runVerdict, verdictText, type AgentReport, type ReportOutcome, type RunReport } from './model.ts';
+import { evidenceLines } from './evidence-text.ts';
+import { HARNESS_VERSION } from '../version.ts';
 
 export interface Paint {
   red(s: string): string;
@@ -23,19 +25,22 @@ export function paintFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): P
 }
 
 export function renderTerminalSummary(report: RunReport, paint: Paint = plain): string {
-  const header = ['agent', 'pass', 'fail', 'warn', 'skip', 'baselined'];
+  const header = ['agent', 'verdict', 'AdCP', 'pass', 'fail', 'warn', 'untested', 'n/a', 'baselined'];
   const rows = report.agents.map((a) => {
     const c = countOutcomes(a.outcomes);
-    return [a.name, String(c.pass), String(c.fail), String(c.warn), String(c.skip), String(c.baselined)];
+    const adcp = a.adcpVersion && a.adcpVersion !== 'none' ? a.adcpVersion : '—';
+    return [a.name, agentVerdict(a, report.strict), adcp, String(c.pass), String(c.fail), String(c.warn), String(c.untested), String(c.notApplicable), String(c.baselined)];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
-  const cell = (text: string, i: number) => (i === 0 ? text.padEnd(widths[i] ?? 0) : text.padStart(widths[i] ?? 0));
+  const cell = (text: string, i: number) => (i < 3 ? text.padEnd(widths[i] ?? 0) : text.padStart(widths[i] ?? 0));
+  const colour = (verdict: string) => (verdict === 'conformant' ? paint.green : verdict === 'nonconformant' ? paint.red : paint.yellow);
   const out: string[] = ['', paint.bold(header.map(cell).join('  '))];
   for (const [n, r] of rows.entries()) {
     const a = report.agents[n];
-    let line = r.map(cell).join('  ');
-    if (a && (!a.reachable || a.incomplete !== null)) line += '  ' + paint.yellow(`incomplete: ${a.incomplete ?? 'initialize did not answer'}`);
-    out.push(line);
+    out.push(r.map((text, i) => (i === 1 ? colour(text)(cell(text, i)) : cell(text, i))).join('  '));
+    const why = a ? incompleteReason(a, report.strict) : null;
+    if (why !== null) out.push(`  ${paint.yellow(`incomplete: ${why}`)}`);
+    if (a?.stderrTail) out.push(`  ${paint.dim(`stderr: ${a.stderrTail}`)}`);
   }
 
   const failures = report.agents.flatMap((a) => a.outcomes.filter((o) => failsRun(o, report.strict)).map((o) => ({ a, o })));
@@ -48,6 +53,12 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain): 
     out.push('', paint.bold(`Warnings, SHOULD (${warnings.length}; fail only under --strict)`));
     for (const { a, o } of warnings) out.push(...block(a, o, paint.yellow('!'), paint));
   }
+  const unverified = report.agents.flatMap((a) => a.outcomes.filter((o) => leavesUnverified(o, report.strict)).map((o) => ({ a, o })));
+  if (unverified.length) {
+    out.push('', paint.bold(`Not verified (${unverified.length}; applicable checks that could not be judged)`));
+    for (const { a, o } of unverified.slice(0, UNVERIFIED_SHOWN)) out.push(`  ${paint.yellow('?')} ${a.name}  ${o.check} › ${o.tool}  ${paint.dim(o.message)}`);
+    if (unverified.length > UNVERIFIED_SHOWN) out.push(`  … ${unverified.length - UNVERIFIED_SHOWN} more in report.json`);
+  }
   const baselined = report.agents.flatMap((a) => a.outcomes.filter((o) => o.baseline !== undefined && (o.status === 'fail' || o.status === 'warn')).map((o) => ({ a, o })));
   if (baselined.length) {
     out.push('', paint.bold(`Expected failures from the baseline (${baselined.length}; not counted)`));
@@ -58,20 +69,27 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain): 
   return out.join('\n');
 }
 
+const UNVERIFIED_SHOWN = 20;
+
 function block(a: AgentReport, o: ReportOutcome, mark: string, paint: Paint): string[] {
   const lines = [`  ${mark} ${a.name}  ${paint.bold(o.check)} › ${o.tool}  ${paint.dim(`[${o.severity}]`)}`];
-  if (o.pointer !== undefined) {
-    lines.push(`      at       ${o.pointer}`, `      expected ${o.expected ?? ''}`, `      found    ${o.found ?? ''}`);
-  } else if (o.message) {
-    lines.push(`      ${o.message}`);
+  for (const line of evidenceLines(o)) {
+    const dim = line.startsWith('spec:') || line.startsWith('duration:');
+    lines.push(`      ${dim ? paint.dim(line) : line}`);
   }
-  lines.push(`      ${paint.dim(`spec: ${o.spec}`)}`);
   return lines;
 }
 
+/** The run's verdict, qualified by what it was measured against. */
 function verdictLine(report: RunReport, paint: Paint): string {
-  const code = exitCodeOf(report);
-  if (code === 0) return paint.green('✓ conformant') + (report.strict ? ' (strict)' : '');
-  if (code === 1) return paint.red('✗ conformance failures');
-  return paint.yellow('⚠ incomplete: an agent could not be reached or the run was cut short');
+  const verdict = runVerdict(report);
+  const harness = report.run?.harnessVersion ?? HARNESS_VERSION;
+  const versions = [...new Set(report.agents.map((a) => a.adcpVersion).filter((v): v is string => v !== null && v !== 'none'))];
+  const adcp = versions.length === 1 ? (versions[0] ?? null) : null;
+  const many = report.agents.length > 1 ? `${report.agents.length} agents ` : '';
+  const each = versions.length > 1 ? ' (each to the AdCP version in its row)' : '';
+  const text = verdictText(verdict, adcp, harness);
+  if (verdict === 'conformant') return paint.green(`✓ ${many}${text}${each}`) + (report.strict ? ' (strict)' : '');
+  if (verdict === 'nonconformant') return paint.red(`✗ ${many}${text}${each}`);
+  return paint.yellow(`⚠ ${text}: an agent could not be reached or fully verified, or the run was cut short`);
 }

@@ -6,6 +6,9 @@ import type { AgentConfig } from '../config/types.ts';
 import { agentFacts, captureAgent } from '../capture/capture-agent.ts';
 import type { Progress } from './progress.ts';
 
+/** Wall time of each live capture, in ms (a replayed capture has none). */
+export const captureDurations = new WeakMap<AgentCapture, number>();
+
 /** Extra time past `agentMs` before the harness aborts an agent itself. */
 const GRACE_MS = 10_000;
 
@@ -19,7 +22,9 @@ export async function captureAll(agents: readonly AgentConfig[], opts: { concurr
           return notProbed(agent, 'run interrupted before this agent was probed');
         }
         const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(agent.timeouts.agentMs + GRACE_MS)]);
+        const started = performance.now();
         const capture = await captureAgent(agent, { signal, onProgress: (e) => opts.progress.update(agent.name, e.step) });
+        captureDurations.set(capture, performance.now() - started);
         opts.progress.update(agent.name, summary(capture));
         return capture;
       }),

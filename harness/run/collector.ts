@@ -7,7 +7,8 @@ import type { JunitSuiteInfo } from '../report/junit.ts';
 import { agentProperties } from '../report/junit.ts';
 import { keyOfSuiteFile } from './workspace.ts';
 import { stripUnsafe, truncate } from '../sanitize.ts';
-import './suite-data.ts';
+import { testCases } from './suite-data.ts';
+import type { ReportOutcome } from '../report/model.ts';
 
 export interface CollectedRun {
   /** Per suite-file key: the agent as its suite reported it. */
@@ -16,6 +17,8 @@ export interface CollectedRun {
   /** Suite files that did not report an agent (load error, crash), with why. */
   broken: Map<string, string>;
   errors: string[];
+  /** How many agents the run that wrote these suites had (all shards), when the suites say. */
+  runAgents?: number;
 }
 
 export class OutcomeCollector implements Reporter {
@@ -39,16 +42,13 @@ export class OutcomeCollector implements Reporter {
         const facts = suite.meta().adcpAgent;
         if (!facts) continue;
         found = true;
-        const skipReasons = new Map<string, string>();
-        const outcomes = [];
-        for (const test of suite.children.allTests()) {
-          const outcome = test.meta().adcpOutcome;
-          if (!outcome) continue;
-          outcomes.push(outcome);
-          if (outcome.status === 'skip') skipReasons.set(`${suite.name} > ${test.name}`, outcome.message || 'not applicable');
-        }
+        const outcomes = suite.meta().adcpOutcomes ?? [];
+        const cases = new Map<string, ReportOutcome>();
+        for (const { name, outcome } of testCases(outcomes, suite.meta().adcpRun?.junitAll === true)) cases.set(`${suite.name} > ${name}`, outcome);
+        const total = suite.meta().adcpRun?.agents;
+        if (typeof total === 'number') run.runAgents = Math.max(run.runAgents ?? 0, total);
         run.agents.set(key, { ...facts, outcomes });
-        run.junit.push({ file: module.moduleId.slice(module.moduleId.lastIndexOf('/') + 1), name: facts.name, properties: agentProperties(facts), skipReasons });
+        run.junit.push({ file: module.moduleId.slice(module.moduleId.lastIndexOf('/') + 1), name: facts.name, properties: agentProperties({ ...facts, outcomes }, suite.meta().adcpRun?.strict === true), cases });
       }
       if (!found) run.broken.set(key, module.errors().map(errorText).join('; ') || `suite ${module.state()}`);
     }

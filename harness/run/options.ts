@@ -12,6 +12,8 @@ export interface RunOptions {
   out: string;
   reporters: Set<ReporterName>;
   strict: boolean;
+  /** `--junit-all`: not-applicable outcomes become JUnit test cases too. */
+  junitAll?: boolean;
   record?: string;
   replay?: string;
   mergeReports?: string;
@@ -36,6 +38,7 @@ options:
   --reporter LIST        comma-separated: junit,json,summary,markdown (default: all four); add 'blob'
                          to write a vitest blob for --merge-reports
   --strict               SHOULD failures (warnings) fail the run too
+  --junit-all            list not-applicable outcomes as JUnit test cases too (default: counted only)
   --record FILE          write every agent's raw session to FILE (JSONL)
   --replay FILE          judge a recording offline instead of probing (no network)
   --concurrency N        agents probed at once (default: 4)
@@ -60,6 +63,7 @@ export function parseRunArgs(argv: string[]): RunOptions {
         out: { type: 'string' },
         reporter: { type: 'string', multiple: true },
         strict: { type: 'boolean' },
+        'junit-all': { type: 'boolean' },
         record: { type: 'string' },
         replay: { type: 'string' },
         'merge-reports': { type: 'string' },
@@ -85,8 +89,10 @@ export function parseRunArgs(argv: string[]): RunOptions {
   }
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError('--record and --replay cannot be used together');
   const mergeReports = values['merge-reports'];
-  if (mergeReports !== undefined && (values.record !== undefined || values.replay !== undefined || values.shard !== undefined)) {
-    throw new UsageError('--merge-reports joins finished shards: it takes no --record, --replay or --shard');
+  if (mergeReports !== undefined) {
+    // A merge probes and judges nothing: a flag that would change what is probed or judged cannot apply.
+    const probing = (['config', 'agent', 'check', 'record', 'replay', 'shard', 'schemas', 'concurrency', 'junit-all'] as const).filter((f) => values[f] !== undefined);
+    if (probing.length) throw new UsageError(`--merge-reports joins finished shards as they were judged: it takes no ${probing.map((f) => `--${f}`).join(', ')}`);
   }
   if (mergeReports !== undefined && reporters.has('blob')) throw new UsageError('--merge-reports cannot write a blob report');
 
@@ -96,6 +102,7 @@ export function parseRunArgs(argv: string[]): RunOptions {
     out: values.out ?? 'reports',
     reporters,
     strict: values.strict ?? false,
+    junitAll: values['junit-all'] ?? false,
     concurrency: values.concurrency === undefined ? 4 : positiveInt('--concurrency', values.concurrency),
     help: values.help ?? false,
   };

@@ -2,16 +2,17 @@
 // probe or replay, judge, let vitest turn outcomes into test cases (JUnit, blobs for sharding), then
 // write report.json / summary.md and print the summary.
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { access, constants, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { AgentCapture } from '../capture/exchange.ts';
 import { catalog } from '../checks/catalog.ts';
 import { parseSchemasOption, type SchemaSource } from '../schemas/index.ts';
-import type { AgentReport, RunReport } from '../report/model.ts';
+import type { AgentReport, RunProvenance, RunReport } from '../report/model.ts';
+import { toolVersions } from '../version.ts';
 import { exitCodeOf } from '../report/model.ts';
 import { sellerText, stripUnsafe, truncate } from '../sanitize.ts';
 import { paintFor, renderTerminalSummary } from '../report/terminal.ts';
-import { captureAll } from './capture-all.ts';
+import { captureAll, captureDurations } from './capture-all.ts';
 import type { CollectedRun } from './collector.ts';
 import { judgeCapture } from './judge.ts';
 import { checkSelector, UsageError, type RunOptions } from './options.ts';
@@ -22,6 +23,7 @@ import { createWorkspace, suiteRootsIn, type Workspace } from './workspace.ts';
 import { writeReports } from './write-reports.ts';
 
 export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promise<number> {
+  const startedAt = new Date().toISOString();
   // Everything that can be a usage or config error is decided before anything starts.
   const select = checkSelector(opts.checks, catalog.map((c) => c.id));
   const schemaSource = schemasOption(opts.schemas);
@@ -58,8 +60,19 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
       for (const [i, target] of chosen.entries()) {
         const capture = captures[i];
         if (!capture) continue;
-        const data = await judgeCapture(capture, { index: target.index, schemaSource, ...(select ? { select } : {}), ...(target.expect ? { expect: target.expect } : {}), secrets: target.secrets, strict: opts.strict });
-        if (interrupted.aborted && data.facts.incomplete === null) data.facts.incomplete = 'run interrupted';
+        const duration = captureDurations.get(capture);
+        const data = await judgeCapture(capture, {
+          index: target.index,
+          schemaSource,
+          ...(select ? { select } : {}),
+          ...(target.expect ? { expect: target.expect } : {}),
+          secrets: target.secrets,
+          strict: opts.strict,
+          interrupted: interrupted.aborted,
+          junitAll: opts.junitAll === true,
+          ...(duration === undefined ? {} : { durationMs: duration }),
+        });
+        data.runAgents = targets.length;
         judged.set(target.name, data);
         await ws.writeData(target.name, data);
       }
@@ -73,7 +86,8 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
       const collected = driven.collector.result;
       const agents = chosen.map((t) => agentReport(t, ws.keys.get(t.name) ?? '', judged, collected));
       const cutShort = interrupted.aborted ? 'interrupted' : (recordError ?? vitestError ?? (collected?.errors.length ? `vitest: ${collected.errors.join('; ')}` : collected ? null : 'vitest did not finish'));
-      return await finish({ agents, strict: opts.strict, cutShort }, collected, opts, driven.junitFile, vitestError ? driven.log() : '');
+      const run = await provenance(startedAt, schemaSource, opts);
+      return await finish({ agents, strict: opts.strict, cutShort, run }, collected, opts, driven.junitFile, vitestError ? driven.log() : '');
     } finally {
       await driven.vitest.close();
     }
@@ -103,13 +117,28 @@ function agentReport(target: Target, key: string, judged: ReadonlyMap<string, Ag
   const data = judged.get(target.name);
   const why = `its test suite did not report (${collected?.broken.get(key) ?? 'not run'})`;
   if (!data) {
-    return { name: sellerText(target.name, target.secrets, 200), index: target.index, transport: target.config?.transport ?? target.recorded?.agent.transport ?? 'stdio', protocolVersion: null, server: { name: null, version: null }, adcpVersion: null, adcpVersionReason: null, layers: { validate_root: 0, legacy_wrapper: 0, missing: 0, schema: 0 }, reachable: false, incomplete: why, aborted: null, outcomes: [] };
+    return {
+      name: sellerText(target.name, target.secrets, 200),
+      index: target.index,
+      transport: target.config?.transport ?? target.recorded?.agent.transport ?? 'stdio',
+      protocolVersion: null,
+      server: { name: null, version: null },
+      adcpVersion: null,
+      adcpVersionReason: null,
+      layers: { validate_root: 0, legacy_wrapper: 0, missing: 0, schema: 0 },
+      reachable: false,
+      incomplete: why,
+      aborted: null,
+      durationMs: null,
+      outcomes: [],
+    };
   }
   return { ...data.facts, incomplete: data.facts.incomplete ?? why, outcomes: data.outcomes };
 }
 
 /** `--merge-reports DIR`: replay the blobs of sharded runs through the same reporters. */
 export async function mergeRun(opts: RunOptions, blobDir: string): Promise<number> {
+  const startedAt = new Date().toISOString();
   const root = await suiteRootOfBlobs(blobDir);
   await writableOutputs(opts);
   const scratch = await mkdtemp(join(tmpdir(), 'adcp-conformance-merge-'));
@@ -126,13 +155,42 @@ export async function mergeRun(opts: RunOptions, blobDir: string): Promise<numbe
       const collected = driven.collector.result;
       const agents = [...(collected?.agents.values() ?? [])];
       const problems = [...(collected?.errors ?? []), ...[...(collected?.broken ?? [])].map(([key, why]) => `suite ${key}: ${why}`)];
-      return await finish({ agents, strict: opts.strict, cutShort: problems.length ? problems.join('; ') : collected ? null : 'no results in the blobs' }, collected, opts, driven.junitFile, '');
+      // A missing shard is a partial inventory: never a verdict on the whole run.
+      if (collected?.runAgents !== undefined && agents.length < collected.runAgents) {
+        problems.push(`the blobs hold ${agents.length} of the run's ${collected.runAgents} agents: a shard is missing from ${blobDir}`);
+      }
+      const missing = missingShards(await readdir(blobDir).catch(() => []));
+      if (missing) problems.push(missing);
+      const run: RunProvenance = {
+        startedAt,
+        endedAt: new Date().toISOString(),
+        ...toolVersions(),
+        schemaSource: { kind: 'unknown', location: `as judged by the shards merged from ${stripUnsafe(basename(resolve(blobDir)))}`, versions: [] },
+        config: null,
+      };
+      return await finish({ agents, strict: opts.strict, cutShort: problems.length ? problems.join('; ') : collected ? null : 'no results in the blobs', run }, collected, opts, driven.junitFile, '');
     } finally {
       await driven.vitest.close();
     }
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** `blob-<i>-<n>.json` names (vitest's default) tell which of the n shards are absent. */
+export function missingShards(names: readonly string[]): string | null {
+  const seen = new Map<number, Set<number>>();
+  for (const name of names) {
+    const m = /^blob-(\d+)-(\d+)\.json$/.exec(name);
+    if (!m) continue;
+    const n = Number(m[2]);
+    seen.set(n, (seen.get(n) ?? new Set()).add(Number(m[1])));
+  }
+  for (const [n, indices] of seen) {
+    const absent = Array.from({ length: n }, (_, i) => i + 1).filter((i) => !indices.has(i));
+    if (absent.length) return `shard(s) ${absent.map((i) => `${i}/${n}`).join(', ')} missing: no blob-${absent[0]}-${n}.json`;
+  }
+  return null;
 }
 
 /** vitest identifies merged files by their path under the root: use the one the shards ran with. */
@@ -188,6 +246,23 @@ async function writableOutputs(opts: RunOptions): Promise<void> {
   };
   await check('--out', resolve(opts.out), true);
   if (opts.record !== undefined) await check('--record', resolve(opts.record), false);
+}
+
+/** What the run was measured against: the tools' versions, the schema source and the config. */
+async function provenance(startedAt: string, source: SchemaSource, opts: RunOptions): Promise<RunProvenance> {
+  let versions: string[] = [];
+  try {
+    versions = await source.versions();
+  } catch {
+    // an unreachable source: its versions are unknown (the schema checks say so)
+  }
+  return {
+    startedAt,
+    endedAt: new Date().toISOString(),
+    ...toolVersions(),
+    schemaSource: { kind: source.kind, location: stripUnsafe(source.label), versions },
+    config: opts.config === undefined ? null : stripUnsafe(basename(opts.config)),
+  };
 }
 
 function schemasOption(value: string | undefined): SchemaSource {

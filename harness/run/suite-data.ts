@@ -7,6 +7,10 @@ export interface AgentSuiteData {
   outcomes: ReportOutcome[];
   /** `--strict`: a warning fails its test case. */
   strict: boolean;
+  /** `--junit-all`: not-applicable outcomes are test cases too. */
+  junitAll?: boolean;
+  /** How many agents the whole run (all shards) has: a merge missing a shard knows it is missing some. */
+  runAgents?: number;
 }
 
 /** Key of `provide` / `inject`: the directory holding one `<key>.json` per agent. */
@@ -17,14 +21,34 @@ declare module 'vitest' {
     adcpConformanceDataDir: string;
   }
   interface TaskMeta {
-    /** On an agent's describe block. */
+    /** On an agent's describe block: its facts. */
     adcpAgent?: AgentFacts;
-    /** On each test case. */
-    adcpOutcome?: ReportOutcome;
+    /** On an agent's describe block: every outcome, in order (not-applicable ones included). */
+    adcpOutcomes?: ReportOutcome[];
+    /** On an agent's describe block: how the run judged (strict) and listed (junitAll) its outcomes. */
+    adcpRun?: { strict: boolean; junitAll: boolean; agents?: number };
   }
 }
 
 /** The test case name of an outcome: `<check id> › <tool>`. */
 export function caseName(check: string, tool: string): string {
   return `${check} › ${tool}`;
+}
+
+/**
+ * The test cases of an agent's suite, in order, with unique names (the same check and tool can be judged
+ * more than once: a config may probe one tool twice → `… (2)`). Not-applicable outcomes are cases only
+ * with --junit-all. The suite and the reporters both name cases with this, so they always agree.
+ */
+export function testCases(outcomes: readonly ReportOutcome[], junitAll: boolean): Array<{ name: string; outcome: ReportOutcome }> {
+  const seen = new Map<string, number>();
+  const cases: Array<{ name: string; outcome: ReportOutcome }> = [];
+  for (const outcome of outcomes) {
+    if (outcome.status === 'not-applicable' && !junitAll) continue;
+    const base = caseName(outcome.check, outcome.tool);
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    cases.push({ name: n === 1 ? base : `${base} (${n})`, outcome });
+  }
+  return cases;
 }

@@ -1,6 +1,7 @@
 // Ajv errors → SchemaError: a JSON pointer into the validated instance, the keyword, what the schema
 // expected (in words) and what was found there (bounded JSON). At most MAX_ERRORS are kept per
-// payload; a final synthetic `more` entry says how many were left out.
+// payload; `boundSchemaErrors` counts the rest in `omitted`, `toSchemaErrors` as a final synthetic
+// `more` entry.
 import type { ErrorObject } from 'ajv';
 import type { SchemaError } from '../checks/check.ts';
 
@@ -15,9 +16,13 @@ const LIST_MAX_VALUES = 10;
  */
 export const MAX_ANALYSED = 1_000;
 
-/** Convert Ajv errors for `instance`; pointers are relative to `instance` ('' becomes '/'). */
-export function toSchemaErrors(errors: readonly ErrorObject[] | null | undefined, instance: unknown): SchemaError[] {
-  if (!errors || errors.length === 0) return [];
+/**
+ * Convert Ajv errors for `instance` (pointers relative to `instance`, '' becomes '/'): at most
+ * MAX_ERRORS listed, `omitted` (present only when > 0) counting the rest. Ajv errors past MAX_ANALYSED
+ * are counted unanalysed, so `omitted` may count a finding Ajv repeated through several branches.
+ */
+export function boundSchemaErrors(errors: readonly ErrorObject[] | null | undefined, instance: unknown): { errors: SchemaError[]; omitted?: number } {
+  if (!errors || errors.length === 0) return { errors: [] };
   const analysed = errors.length > MAX_ANALYSED ? errors.slice(0, MAX_ANALYSED) : errors;
   const notAnalysed = errors.length - analysed.length;
   const seen = new Set<string>();
@@ -29,13 +34,19 @@ export function toSchemaErrors(errors: readonly ErrorObject[] | null | undefined
     seen.add(key);
     all.push(one);
   }
-  if (all.length <= MAX_ERRORS && notAnalysed === 0) return all;
-  const shown = all.slice(0, MAX_ERRORS);
-  const left = all.length - shown.length + notAnalysed;
-  const note = notAnalysed > 0 ? ` (Ajv reported ${errors.length}; the first ${MAX_ANALYSED} were analysed)` : '';
+  if (all.length <= MAX_ERRORS && notAnalysed === 0) return { errors: all };
+  return { errors: all.slice(0, MAX_ERRORS), omitted: Math.max(0, all.length - MAX_ERRORS) + notAnalysed };
+}
+
+/** `boundSchemaErrors` as one list: the rest counted by a final synthetic `more` entry. */
+export function toSchemaErrors(errors: readonly ErrorObject[] | null | undefined, instance: unknown): SchemaError[] {
+  const { errors: shown, omitted = 0 } = boundSchemaErrors(errors, instance);
+  if (omitted === 0) return shown;
+  const total = errors?.length ?? 0;
+  const note = total > MAX_ANALYSED ? ` (Ajv reported ${total}; the first ${MAX_ANALYSED} were analysed)` : '';
   return [
     ...shown,
-    { pointer: '/', keyword: 'more', expected: `at most ${MAX_ERRORS} errors listed`, found: `${left} more error${left === 1 ? '' : 's'} not shown${note}` },
+    { pointer: '/', keyword: 'more', expected: `at most ${MAX_ERRORS} errors listed`, found: `${omitted} more error${omitted === 1 ? '' : 's'} not shown${note}` },
   ];
 }
 

@@ -4,7 +4,7 @@
 import type { AgentCapture } from '../capture/exchange.ts';
 import type { SchemaError, SchemaService } from '../checks/check.ts';
 import { isObject, own } from '../extract/json.ts';
-import { toSchemaErrors } from './errors.ts';
+import { boundSchemaErrors } from './errors.ts';
 import { errorText } from './fetch.ts';
 import { OutputSchemaCompiler } from './output.ts';
 import { ASYNC_STATUSES, registryFor, type AdcpRegistry, type AsyncStatus } from './registry.ts';
@@ -15,7 +15,7 @@ export { dirSchemaSource, parseSchemasOption, sdkSchemaSource, urlSchemaSource, 
 export type { SchemaSource, SchemaTree } from './source.ts';
 export { chooseAdcpVersion, matchVersion, parseVersion } from './version.ts';
 export type { VersionChoice, VersionRule } from './version.ts';
-export { MAX_ERRORS, toSchemaErrors } from './errors.ts';
+export { boundSchemaErrors, MAX_ERRORS, toSchemaErrors } from './errors.ts';
 export { registryFor } from './registry.ts';
 export type { TaskSchemas } from './registry.ts';
 
@@ -64,7 +64,7 @@ export async function createSchemaService(capture: AgentCapture, source: SchemaS
       registry = undefined;
     }
   }
-  unavailable ??= registry ? undefined : `${source.label} has no AdCP schema tree to validate against`;
+  unavailable ??= registry ? undefined : choice.declaredMissing ? `${source.label}: ${choice.reason}` : `${source.label} has no AdCP schema tree to validate against`;
   return buildService(choice, registry, unavailable);
 }
 
@@ -86,20 +86,20 @@ function buildService(choice: VersionChoice, registry: AdcpRegistry | undefined,
 
   return {
     adcpVersion: {
-      version: choice.version ?? 'none',
+      version: choice.version ?? (choice.declaredMissing ? `${choice.declaredMissing} (no schemas)` : 'none'),
       reason: unavailable && choice.version ? `${choice.reason}; ${unavailable}` : choice.reason,
     },
     versionChoice: choice,
     responseSchemaId,
 
-    validateAdcpResponse(tool: string, payload: Record<string, unknown>): { errors: SchemaError[] } | { skip: string } {
+    validateAdcpResponse(tool: string, payload: Record<string, unknown>): { errors: SchemaError[]; omitted?: number } | { skip: string } {
       if (!isObject(payload)) return { skip: 'payload is not an object' };
       const target = responseSchemaId(tool, payload);
       if ('skip' in target || !registry) return 'skip' in target ? target : { skip: 'no AdCP schemas' };
       const validate = registry.validator(target.id);
       if (typeof validate === 'string') return { skip: validate };
       try {
-        return { errors: validate(payload) ? [] : toSchemaErrors(validate.errors, payload) };
+        return validate(payload) ? { errors: [] } : boundSchemaErrors(validate.errors, payload);
       } catch (e) {
         return { skip: `validating ${tool} against ${target.id} threw: ${errorText(e)}` };
       }

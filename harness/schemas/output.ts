@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { SchemaError } from '../checks/check.ts';
 import { isObject, own } from '../extract/json.ts';
-import { toSchemaErrors } from './errors.ts';
+import { boundSchemaErrors } from './errors.ts';
 import { errorText } from './fetch.ts';
 import { useLinearUniqueItems } from './unique-items.ts';
 
@@ -57,7 +57,7 @@ export class OutputSchemaCompiler {
    * pointers are made relative to the inner object again; against any other schema, as given (a stale
    * server may advertise the root form yet still wrap).
    */
-  validate(tool: string, schema: unknown, instance: unknown, layer?: 'legacy_wrapper' | 'validate_root'): { errors: SchemaError[] } | { skip: string } {
+  validate(tool: string, schema: unknown, instance: unknown, layer?: 'legacy_wrapper' | 'validate_root'): { errors: SchemaError[]; omitted?: number } | { skip: string } {
     const entry = this.entry(tool, schema);
     if (!entry.validate) return { skip: `outputSchema of ${tool} was not compiled: ${entry.result.ok ? 'unknown reason' : entry.result.message}` };
     const unwrapInner = layer === 'legacy_wrapper' && isLegacyWrapShape(schema);
@@ -65,8 +65,9 @@ export class OutputSchemaCompiler {
     const subject = unwrapInner ? { result: instance } : instance;
     try {
       if (entry.validate(subject)) return { errors: [] };
-      const errors = toSchemaErrors(entry.validate.errors as ErrorObject[] | null, subject);
-      return { errors: unwrapInner ? errors.map(relativeToResult) : errors };
+      const { errors, omitted } = boundSchemaErrors(entry.validate.errors as ErrorObject[] | null, subject);
+      const listed = unwrapInner ? errors.map(relativeToResult) : errors;
+      return omitted ? { errors: listed, omitted } : { errors: listed };
     } catch (e) {
       return { skip: `validating against the outputSchema of ${tool} threw: ${errorText(e)}` };
     }

@@ -58,6 +58,12 @@ export interface VersionChoice {
   rule: VersionRule;
   /** `<rule>: <detail>` — one readable line. */
   reason: string;
+  /**
+   * The newest version the seller declares when the source has none of the declared ones: the schema
+   * checks are then untested (never judged silently at another version), and `reason` says how to
+   * supply the schemas.
+   */
+  declaredMissing?: string;
 }
 
 /** The success payloads of an agent's valid calls, `get_adcp_capabilities` first. */
@@ -116,6 +122,18 @@ export function chooseAdcpVersion(capture: AgentCapture, available: readonly str
     }
   }
 
+  // A seller that declares only versions the source lacks is not judged at another version.
+  const declared = declaredVersions(payloads);
+  if (declared.length) {
+    const newest = declared[0]!;
+    return {
+      version: undefined,
+      rule: declared.source,
+      declaredMissing: newest,
+      reason: `${declared.source}: the seller declares AdCP ${declared.join(', ')}, which the schema source lacks${suffix()}; the AdCP schema checks are untested — supply those schemas with --schemas DIR|URL (the schemas directory of that AdCP release)`,
+    };
+  }
+
   // 3. Config.
   const configured = capture.agent.adcpVersion;
   if (configured !== undefined) {
@@ -127,6 +145,28 @@ export function chooseAdcpVersion(capture: AgentCapture, available: readonly str
   // 4. Default: 3.0, else the newest stable tree the source has.
   const hit = matchVersion('3.0', available) ?? newestStable(available);
   return { version: hit, rule: 'default', reason: hit ? `default: schemas ${hit}${suffix()}` : `default: the schema source has no version tree${suffix()}` };
+}
+
+/** The versions a seller declares (echoed adcp_version, capabilities supported_versions), newest first. */
+function declaredVersions(payloads: Array<{ tool: string; payload: Record<string, unknown> }>): string[] & { source: VersionRule } {
+  const found: string[] = [];
+  let source: VersionRule = 'capabilities';
+  const caps = payloads.find((p) => p.tool === 'get_adcp_capabilities');
+  const adcp = caps ? own(caps.payload, 'adcp') : undefined;
+  const supported = isObject(adcp) ? own(adcp, 'supported_versions') : undefined;
+  if (Array.isArray(supported)) found.push(...supported.filter((v): v is string => typeof v === 'string' && parseVersion(v) !== undefined).slice(0, 50));
+  if (!found.length) {
+    for (const { payload } of payloads) {
+      const echoed = own(payload, 'adcp_version');
+      if (typeof echoed === 'string' && parseVersion(echoed)) {
+        found.push(echoed);
+        source = 'echoed by seller';
+        break;
+      }
+    }
+  }
+  const sorted = [...new Set(found.map((v) => v.slice(0, 40)))].sort((a, b) => compareAvailable(parseVersion(b)!, parseVersion(a)!));
+  return Object.assign(sorted, { source });
 }
 
 function newestStable(available: readonly string[]): string | undefined {

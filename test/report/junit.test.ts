@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { agentProperties, decorateJunit } from '../../harness/report/junit.ts';
-import { agent } from './fixtures.ts';
+import { agent, outcome } from './fixtures.ts';
 
 // The shape vitest 4's junit reporter writes (one <testsuite> per file, `describe > test` names).
 const VITEST_XML = `<?xml version="1.0" encoding="UTF-8" ?>
@@ -26,12 +26,30 @@ AssertionError: at /x
 </testsuites>
 `;
 
-const facts = agent('a <b>', [], { server: { name: 'srv "x"', version: '1&2' } });
+const failing = outcome({
+  check: 'envelope.status',
+  tool: 'get_products',
+  status: 'fail',
+  message: 'at /x: expected y; found "z"',
+  pointer: '/x',
+  expected: 'y',
+  found: '"z"',
+  fix: 'send a status',
+  durationMs: 1250,
+  evidence: { request: 'get_products {}', answer: "Cannot read properties of undefined (reading 'map')", diagnosis: 'Your tool threw `Cannot read properties of undefined`' },
+});
+const untested = outcome({ check: 'capabilities.tool', tool: 'get_adcp_capabilities', status: 'untested', message: 'tool "absent" <here>' });
+const passed = outcome({ check: 'envelope.flat', tool: 'get_products', status: 'pass', durationMs: 7 });
+const facts = agent('a <b>', [passed, untested, failing], { server: { name: 'srv "x"', version: '1&2' } });
 const info = {
   file: 'a-b.adcp.test.ts',
   name: 'a <b>',
-  properties: agentProperties(facts),
-  skipReasons: new Map([['a <b> > capabilities.tool › get_adcp_capabilities', 'tool "absent" <here>']]),
+  properties: agentProperties(facts, false),
+  cases: new Map([
+    ['a <b> > envelope.flat › get_products', passed],
+    ['a <b> > capabilities.tool › get_adcp_capabilities', untested],
+    ['a <b> > envelope.status › get_products', failing],
+  ]),
 };
 
 describe('decorateJunit', () => {
@@ -43,14 +61,24 @@ describe('decorateJunit', () => {
     expect(out).toContain('<property name="server.name" value="srv &quot;x&quot;"/>');
     expect(out).toContain('<property name="server.version" value="1&amp;2"/>');
     expect(out).toContain('<property name="layers.legacy_wrapper" value="1"/>');
+    expect(out).toContain('<property name="verdict" value="nonconformant"/>');
+    expect(out).toContain('<property name="count.untested" value="1"/>');
     expect(out).toContain('<testsuites name="adcp-conformance"');
   });
 
-  test('gives <skipped> its reason and leaves everything else alone', () => {
-    expect(out).toContain('<skipped message="tool &quot;absent&quot; &lt;here&gt;"/>');
+  test('gives <skipped> its reason, the failure its diagnosis and evidence, and leaves everything else alone', () => {
+    expect(out).toContain('<skipped message="untested: tool &quot;absent&quot; &lt;here&gt;"/>');
     expect(out.match(/<skipped/g)).toHaveLength(1);
-    expect(out).toContain('<failure message="at /x: expected y, found &quot;z&quot;" type="AssertionError">');
+    expect(out).toMatch(/<failure message="Your tool threw `Cannot read properties of undefined` \[MUST; AdCP · MCP response extraction\]" type="envelope.status">/);
+    expect(out).toContain('answered: Cannot read properties of undefined (reading &apos;map&apos;)');
+    expect(out).toContain('fix:      send a status');
+    expect(out).not.toContain('AssertionError');
     expect(out).toContain('<testsuite name="other.adcp.test.ts"');
+  });
+
+  test('testcase time is the judged call\'s duration', () => {
+    expect(out).toContain('name="a &lt;b&gt; &gt; envelope.status › get_products" time="1.250"');
+    expect(out).toContain('name="a &lt;b&gt; &gt; envelope.flat › get_products" time="0.007"');
   });
 
   const xsd = resolve(import.meta.dirname, '../../..', 'shared', 'junit', 'junit-10.xsd');

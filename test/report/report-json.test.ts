@@ -6,8 +6,26 @@ import { agent, outcome, sampleReport } from './fixtures.ts';
 describe('buildReportJson', () => {
   test('has the documented shape', () => {
     const json = buildReportJson(sampleReport());
-    expect(json.schemaVersion).toBe(1);
-    expect(Object.keys(json.agents[0] ?? {})).toEqual(['name', 'transport', 'protocolVersion', 'server', 'adcpVersion', 'reachable', 'incomplete', 'aborted', 'outcomes', 'layers', 'summary']);
+    expect(json.schemaVersion).toBe(2);
+    expect(Object.keys(json.agents[0] ?? {})).toEqual([
+      'name',
+      'verdict',
+      'verdictText',
+      'verdictReason',
+      'transport',
+      'protocolVersion',
+      'server',
+      'adcpVersion',
+      'adcpVersionReason',
+      'reachable',
+      'incomplete',
+      'aborted',
+      'durationMs',
+      'outcomes',
+      'layers',
+      'summary',
+    ]);
+    expect(json.agents[0]).toMatchObject({ verdict: 'nonconformant', verdictText: 'nonconformant to AdCP 3.0 per adcp-conformance 0.1.0', verdictReason: null });
     expect(json.agents[0]?.layers).toEqual({ validate_root: 3, legacy_wrapper: 1, missing: 0, schema: 0 });
     expect(json.agents[0]?.outcomes[1]).toEqual({
       check: 'envelope.status',
@@ -15,18 +33,23 @@ describe('buildReportJson', () => {
       status: 'fail',
       message: 'at /structuredContent/status: expected a task status, found "done"',
       severity: 'MUST',
-      spec: 'AdCP · MCP response extraction §2',
+      spec: 'AdCP · MCP response extraction',
+      specUrl: 'https://adcontextprotocol.org/docs/building/by-layer/L0/mcp-response-extraction',
+      fix: 'send status: "completed"',
       pointer: '/structuredContent/status',
       expected: 'a task status',
       found: '"done"',
+      durationMs: 3,
+      evidence: { request: 'get_products {"brief":"x"}', answer: 'structuredContent: {"status":"done"}' },
     });
   });
 
   test('counts per agent and in total; baselined failures count apart from fail', () => {
     const json = buildReportJson(sampleReport());
-    expect(json.agents[0]?.summary).toEqual({ pass: 1, fail: 1, warn: 1, skip: 1, baselined: 1 });
-    expect(json.summary).toEqual({ pass: 2, fail: 1, warn: 1, skip: 1, baselined: 1 });
-    expect(json.agents[0]?.outcomes[4]?.baseline).toBe('known, ticket ADCP-12');
+    expect(json.agents[0]?.summary).toEqual({ pass: 1, fail: 1, warn: 1, notApplicable: 1, untested: 1, baselined: 1 });
+    expect(json.summary).toEqual({ pass: 2, fail: 1, warn: 1, notApplicable: 1, untested: 1, baselined: 1 });
+    expect(json.agents[0]?.outcomes[5]?.baseline).toBe('known, ticket ADCP-12');
+    expect(json.verdict).toBe('nonconformant');
     expect(json.exitCode).toBe(1);
     expect(json.complete).toBe(true);
   });
@@ -36,6 +59,8 @@ describe('buildReportJson', () => {
     const json = buildReportJson(report);
     expect(json.exitCode).toBe(3);
     expect(json.complete).toBe(false);
+    expect(json.verdict).toBe('incomplete');
+    expect(json.agents[0]?.verdictReason).toBe('initialize did not answer');
     expect(json.agents[0]?.outcomes[0]).toMatchObject({ check: 'transport.initialize', status: 'fail' });
   });
 });

@@ -1,7 +1,7 @@
 // Ajv errors → SchemaError (pure): pointers, wording, bounded `found`, the 5-error cap, oneOf branches.
 import { Ajv } from 'ajv';
 import { describe, expect, test } from 'vitest';
-import { jsonPreview, MAX_ERRORS, toSchemaErrors, valueAt } from '../../harness/schemas/errors.ts';
+import { boundSchemaErrors, jsonPreview, MAX_ERRORS, toSchemaErrors, valueAt } from '../../harness/schemas/errors.ts';
 
 const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
 function errorsFor(schema: object, data: unknown) {
@@ -37,6 +37,18 @@ describe('toSchemaErrors', () => {
     const errs = errorsFor(schema, [1, 2, 3, 4, 5, 6, 7, 8]);
     expect(errs).toHaveLength(MAX_ERRORS + 1);
     expect(errs[MAX_ERRORS]).toEqual({ pointer: '/', keyword: 'more', expected: `at most ${MAX_ERRORS} errors listed`, found: '3 more errors not shown' });
+  });
+
+  test(`boundSchemaErrors: the same ${MAX_ERRORS} errors, the rest as an omitted count (absent when none)`, () => {
+    const validate = ajv.compile({ type: 'array', items: { type: 'string' } });
+    const data = [1, 2, 3, 4, 5, 6, 7, 8];
+    expect(validate(data)).toBe(false);
+    const bounded = boundSchemaErrors(validate.errors, data);
+    expect(bounded).toEqual({ errors: toSchemaErrors(validate.errors, data).slice(0, MAX_ERRORS), omitted: 3 });
+    expect(bounded.errors.map((e) => e.pointer)).toEqual(['/0', '/1', '/2', '/3', '/4']);
+    expect(validate(['a', 1])).toBe(false);
+    expect(boundSchemaErrors(validate.errors, ['a', 1])).toEqual({ errors: [{ pointer: '/1', keyword: 'type', expected: 'type string', found: '1' }] });
+    expect(boundSchemaErrors(null, data)).toEqual({ errors: [] });
   });
 
   test('a failed oneOf keeps the closest branch only and says which', () => {
@@ -123,6 +135,8 @@ describe('hostile error lists', () => {
     const errs = toSchemaErrors(validate.errors, { xs });
     expect(errs).toHaveLength(MAX_ERRORS + 1);
     expect(errs[MAX_ERRORS]?.keyword).toBe('more');
-    expect(errs[MAX_ERRORS]?.found).toMatch(/^\d+ more errors not shown \(Ajv reported 300000; the first 1000 were analysed\)$/);
+    expect(errs[MAX_ERRORS]?.found).toMatch(/^\d+ more errors not shown \(Ajv reported 300000; the first 1000 were analysed\)$/);    const bounded = boundSchemaErrors(validate.errors, { xs });
+    expect(bounded.errors).toHaveLength(MAX_ERRORS);
+    expect(`${bounded.omitted} more errors not shown`).toBe(errs[MAX_ERRORS]?.found.split(' (')[0]);
   });
 });

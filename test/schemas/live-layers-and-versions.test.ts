@@ -47,8 +47,13 @@ describe('seed 004 layers on real @modelcontextprotocol/server sellers (protocol
     await writeFile(config, JSON.stringify({ agents: [sdk2Agent('2.3.1'), sdk2Agent('2.4.0')] }));
     const out = join(dir, 'sdk2-out');
     const run = await runCli(['run', '--config', config, '--out', out]);
-    expect(run.code, run.stderr + run.stdout).toBe(0); // legacy_wrapper is a SHOULD: a warning, not a failure
+    // These fixtures expose no AdCP tool (they exist to show the layers), so each fails the MUST
+    // capabilities.adcp-tools and nothing else: legacy_wrapper is a SHOULD, a warning, not a failure.
+    expect(run.code, run.stderr + run.stdout).toBe(1);
     report = await readReport(out);
+    for (const agent of report.agents) {
+      expect(agent.outcomes.filter((o) => o.status === 'fail').map((o) => o.check), agent.name).toEqual(['capabilities.adcp-tools']);
+    }
     junit = await readFile(join(out, 'junit.xml'), 'utf8');
   }, 120_000);
 

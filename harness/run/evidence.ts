@@ -1,0 +1,141 @@
+// The evidence shown with a failure: what the harness sent, what the seller answered (its own words:
+// error text, adcp_error, exception message, stderr), and — where the answer shows a recognisable root
+// cause — one plain sentence naming it with the fix. Pure functions over a captured Exchange; every
+// string is bounded and redacted here, before any report sees it.
+import type { AgentCapture, Exchange } from '../capture/exchange.ts';
+import type { Evidence, ReportOutcome } from '../report/model.ts';
+import { sellerText } from '../sanitize.ts';
+
+const REQUEST_CHARS = 600;
+const ANSWER_CHARS = 800;
+const STDERR_CHARS = 600;
+const DIAGNOSED_CHARS = 8192;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function get(v: unknown, key: string): unknown {
+  return isObject(v) && Object.prototype.hasOwnProperty.call(v, key) ? v[key] : undefined;
+}
+
+/** Every text a seller put in its answer, in the order a reader looks at them. */
+export function answerTexts(x: Exchange): string[] {
+  const out: string[] = [];
+  const outcome = x.outcome;
+  if (outcome.kind === 'transport-error') {
+    out.push(`no answer: ${outcome.failure.kind}: ${outcome.failure.message}`);
+    return out;
+  }
+  if (outcome.kind === 'jsonrpc-error') {
+    const e = outcome.error;
+    out.push(`JSON-RPC error ${String(get(e, 'code'))}: ${typeof get(e, 'message') === 'string' ? String(get(e, 'message')) : JSON.stringify(get(e, 'message'))}`);
+    const data = get(e, 'data');
+    if (data !== undefined) out.push(`data: ${safeJson(data)}`);
+    return out;
+  }
+  const result = outcome.result;
+  if (!isObject(result)) return [`result: ${safeJson(result)}`];
+  const structured = get(result, 'structuredContent');
+  const adcpError = get(structured, 'adcp_error');
+  if (adcpError !== undefined) out.push(`adcp_error: ${safeJson(adcpError)}`);
+  const content = get(result, 'content');
+  if (Array.isArray(content)) {
+    for (const item of content.slice(0, 3)) {
+      const text = get(item, 'text');
+      if (typeof text === 'string' && text !== '') out.push(text);
+    }
+  }
+  if (adcpError === undefined && structured !== undefined && get(result, 'isError') !== true) out.unshift(`structuredContent: ${safeJson(structured)}`);
+  return out;
+}
+
+function safeJson(v: unknown): string {
+  try {
+    const s = JSON.stringify(v);
+    return s === undefined ? String(v) : s.length > 4 * ANSWER_CHARS ? `${s.slice(0, 4 * ANSWER_CHARS)}…` : s;
+  } catch {
+    return '[unserializable]';
+  }
+}
+
+const SDK_OUTPUT_REJECTION = /output validation error|structured content does not match the tool'?s output schema|has an output schema but (?:did not return|no) structured content|Invalid structured content/i;
+const SDK_INPUT_REJECTION = /input validation error|invalid arguments for tool/i;
+const ZOD_TEXT = /"code"\s*:\s*"(?:invalid_type|invalid_value|too_small|too_big|unrecognized_keys|invalid_union)"|Invalid input: expected \w+, received \w+|Expected \w+, received \w+/;
+const EXCEPTION = /\b((?:[A-Z][A-Za-z]*)?(?:Error|Exception)): ([^\n]{1,300})/;
+const STACK_FRAME = /\n?\s+at [^\n]*\(?(?:\/|file:|[A-Za-z]:\\|node:)[^\n]*:\d+:\d+\)?/;
+// What V8 says for the usual handler bugs; the MCP SDK forwards only the message, without the error's name.
+const V8_MESSAGE = /(?:Cannot read propert(?:y|ies) of (?:undefined|null)[^\n]{0,120}|Cannot set propert(?:y|ies) of (?:undefined|null)[^\n]{0,120}|\S{1,80} is not a function|\S{1,80} is not defined|\S{1,80} is not iterable|Maximum call stack size exceeded|Unexpected token [^\n]{0,80} in JSON[^\n]{0,80})/;
+
+/**
+ * One plain sentence naming the root cause an answer shows, with the fix — or undefined when nothing is
+ * recognisable. `texts` are the seller's own words (answer texts, then stderr).
+ */
+export function diagnose(texts: readonly string[]): string | undefined {
+  // Bounded: the patterns are linear, and a root cause shows in the first lines of an answer.
+  const all = texts.map((t) => t.slice(0, DIAGNOSED_CHARS)).join('\n');
+  if (SDK_OUTPUT_REJECTION.test(all)) {
+    return 'The MCP SDK rejected your tool\'s answer against your own outputSchema: your outputSchema rejects your own answer (a `z.object` output schema drops or refuses your extra fields). Make the schema match the answer (e.g. `.passthrough()` / `.loose()`), or fix the answer.';
+  }
+  if (SDK_INPUT_REJECTION.test(all)) {
+    return 'The MCP SDK rejected the arguments against your inputSchema before your handler ran, so no AdCP error came back. Validate inside the handler and return `isError: true` with `adcp_error` (e.g. code VALIDATION_ERROR, recovery correctable), or loosen the inputSchema (a zod enum rejects at the SDK layer).';
+  }
+  const exception = EXCEPTION.exec(all);
+  const v8 = V8_MESSAGE.exec(all);
+  if (v8 || (exception && STACK_FRAME.test(all))) {
+    const what = exception ? `${exception[1]}: ${exception[2]}` : (v8?.[0] ?? '');
+    return `Your tool threw \`${what}\` instead of answering. Catch errors in the handler and return an AdCP error (\`isError: true\` with \`adcp_error\`), and fix the bug; never pass exception text to the buyer.`;
+  }
+  if (ZOD_TEXT.test(all)) {
+    return 'The answer is a zod validation error, not an AdCP answer: a schema check inside your server refused its own data. Return an AdCP error with a short message instead of the validator output, and fix the data or the schema.';
+  }
+  if (exception) return `The answer carries an exception (\`${exception[1]}: ${exception[2]}\`): your tool failed internally. Return an AdCP error and fix the cause.`;
+  return undefined;
+}
+
+/** The evidence of one call: request, answer excerpt, stderr during the call, diagnosis. */
+export function callEvidence(x: Exchange, capture: AgentCapture, secrets: readonly string[]): Evidence {
+  const evidence: Evidence = {};
+  try {
+    evidence.request = sellerText(`${String(x.request?.name ?? x.tool)} ${safeJson(x.request?.arguments ?? {})}`, secrets, REQUEST_CHARS);
+  } catch {
+    evidence.request = '(unreadable request)';
+  }
+  const texts = answerTexts(x);
+  if (texts.length) evidence.answer = sellerText(texts.join(' | '), secrets, ANSWER_CHARS);
+  const stderrDuring = (x as { stderrDuring?: unknown }).stderrDuring;
+  const stderr = typeof stderrDuring === 'string' && stderrDuring.trim() !== '' ? stderrDuring : x.outcome.kind === 'transport-error' ? capture.stdio?.stderrTail : undefined;
+  if (typeof stderr === 'string' && stderr.trim() !== '') evidence.stderr = sellerText(stderr.trim(), secrets, STDERR_CHARS);
+  const diagnosis = diagnose([...texts, ...(typeof stderr === 'string' ? [stderr] : [])]);
+  if (diagnosis) evidence.diagnosis = sellerText(diagnosis, secrets, 600);
+  return evidence;
+}
+
+/**
+ * Evidence on every fail and warn. One root cause is reported once: later findings on the same call that
+ * share the diagnosis point to the first one instead of repeating it.
+ */
+export function attachEvidence(outcomes: ReportOutcome[], capture: AgentCapture, secrets: readonly string[]): void {
+  const exchanges = Array.isArray(capture.exchanges) ? capture.exchanges : [];
+  const byCall = new Map<number, Evidence>();
+  const firstFinding = new Map<number, string>();
+  for (const o of outcomes) {
+    if (o.call === undefined) continue;
+    const x = exchanges[o.call];
+    if (!x) continue;
+    if (typeof x.durationMs === 'number' && Number.isFinite(x.durationMs)) o.durationMs = Math.max(0, Math.round(x.durationMs));
+    if (o.status !== 'fail' && o.status !== 'warn') continue;
+    let evidence = byCall.get(o.call);
+    if (!evidence) byCall.set(o.call, (evidence = callEvidence(x, capture, secrets)));
+    const first = firstFinding.get(o.call);
+    if (first === undefined) {
+      firstFinding.set(o.call, `${o.check} › ${o.tool}`);
+      o.evidence = { ...evidence };
+    } else if (evidence.diagnosis) {
+      const { diagnosis: _shown, ...rest } = evidence;
+      o.evidence = { ...rest, sameCauseAs: first };
+    } else {
+      o.evidence = { ...evidence };
+    }
+  }
+}
