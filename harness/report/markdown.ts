@@ -28,7 +28,7 @@ export function renderSummaryMarkdown(report: RunReport): string {
   }
   section(lines, 'Failures', report.agents, (o) => failsRun(o, report.strict));
   section(lines, 'Warnings (SHOULD)', report.agents, (o) => o.status === 'warn' && !failsRun(o, report.strict) && o.baseline === undefined);
-  section(lines, 'Not verified', report.agents, (o) => leavesUnverified(o, report.strict));
+  section(lines, 'Not verified', report.agents.filter((a) => a.reachable), (o) => leavesUnverified(o, report.strict));
   section(lines, 'Expected failures (baseline)', report.agents, (o) => o.baseline !== undefined && (o.status === 'fail' || o.status === 'warn'));
   return lines.join('\n') + '\n';
 }

@@ -53,7 +53,7 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain): 
     out.push('', paint.bold(`Warnings, SHOULD (${warnings.length}; fail only under --strict)`));
     for (const { a, o } of warnings) out.push(...block(a, o, paint.yellow('!'), paint));
   }
-  const unverified = report.agents.flatMap((a) => a.outcomes.filter((o) => leavesUnverified(o, report.strict)).map((o) => ({ a, o })));
+  const unverified = report.agents.flatMap((a) => (a.reachable ? a.outcomes : []).filter((o) => leavesUnverified(o, report.strict)).map((o) => ({ a, o })));
   if (unverified.length) {
     out.push('', paint.bold(`Not verified (${unverified.length}; applicable checks that could not be judged)`));
     for (const { a, o } of unverified.slice(0, UNVERIFIED_SHOWN)) out.push(`  ${paint.yellow('?')} ${a.name}  ${o.check} › ${o.tool}  ${paint.dim(o.message)}`);

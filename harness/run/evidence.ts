@@ -40,14 +40,25 @@ export function answerTexts(x: Exchange): string[] {
   const adcpError = get(structured, 'adcp_error');
   if (adcpError !== undefined) out.push(`adcp_error: ${safeJson(adcpError)}`);
   const content = get(result, 'content');
+  const mirrored = structured === undefined ? undefined : safeJson(structured);
   if (Array.isArray(content)) {
     for (const item of content.slice(0, 3)) {
       const text = get(item, 'text');
-      if (typeof text === 'string' && text !== '') out.push(text);
+      if (typeof text === 'string' && text !== '' && !sameJson(text, mirrored)) out.push(text);
     }
   }
   if (adcpError === undefined && structured !== undefined && get(result, 'isError') !== true) out.unshift(`structuredContent: ${safeJson(structured)}`);
   return out;
+}
+
+/** A text item that only mirrors structuredContent adds nothing to the evidence. */
+function sameJson(text: string, json: string | undefined): boolean {
+  if (json === undefined || text.length > 4 * ANSWER_CHARS) return false;
+  try {
+    return JSON.stringify(JSON.parse(text)) === json;
+  } catch {
+    return false;
+  }
 }
 
 function safeJson(v: unknown): string {

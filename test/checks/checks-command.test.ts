@@ -35,3 +35,14 @@ describe('adcp-conformance checks', () => {
     await expect(cli('--bogus')).rejects.toMatchObject({ code: 2 });
   });
 });
+
+describe('the README catalog table', () => {
+  test('is exactly what `checks --markdown` prints (regenerate it with that command)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { catalogRows, renderMarkdown } = await import('../../harness/commands/checks.ts');
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    const table = /<!-- catalog:start -->\n([\s\S]*?)\n<!-- catalog:end -->/.exec(readme)?.[1];
+    expect(table).toBe(renderMarkdown(catalogRows()));
+  });
+});

@@ -39,7 +39,7 @@ export interface ReportJsonShape {
     outcomes: Array<{ check: string; tool: string; status: string; message: string; baseline?: string }>;
     layers: Record<string, number>;
   }>;
-  summary: { pass: number; fail: number; warn: number; skip: number; baselined: number };
+  summary: { pass: number; fail: number; warn: number; notApplicable: number; untested: number; baselined: number };
 }
 
 export async function readReport(dir: string): Promise<ReportJsonShape> {

@@ -28,7 +28,7 @@ describe('run with no config: the embedded reference seller', () => {
 
   test('report.json: both agents, no fail, no warn', async () => {
     const report = await readReport(out);
-    expect(report.schemaVersion).toBe(1);
+    expect(report.schemaVersion).toBe(2);
     expect(report.agents.map((a) => [a.name, a.transport, a.reachable])).toEqual([
       ['reference-stdio', 'stdio', true],
       ['reference-http', 'http', true],
@@ -46,7 +46,12 @@ describe('run with no config: the embedded reference seller', () => {
     expect(xml).toMatch(/<property name="layers\.validate_root" value="\d+"\/>/);
     const report = await readReport(out);
     const cases = await junitCases(join(out, 'junit.xml'));
-    expect(cases.length).toBe(report.agents.reduce((n, a) => n + a.outcomes.length, 0));
+    // not-applicable outcomes are counted in the suite properties, not listed as test cases.
+    const listed = report.agents.reduce((n, a) => n + a.outcomes.filter((o) => o.status !== 'not-applicable').length, 0);
+    expect(cases.length).toBe(listed);
+    const na = report.agents[0]!.outcomes.filter((o) => o.status === 'not-applicable').length;
+    expect(na).toBeGreaterThan(0);
+    expect(xml).toContain(`<property name="count.notApplicable" value="${na}"/>`);
     expect(cases).toContain('reference-http :: reference-http &gt; transport.initialize › initialize');
   });
 
@@ -56,8 +61,9 @@ describe('run with no config: the embedded reference seller', () => {
 
   test('summary.md and the terminal summary', async () => {
     expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain('✅ conformant');
-    expect(result.stdout).toMatch(/agent\s+pass\s+fail\s+warn\s+skip/);
-    expect(result.stdout).toContain('✓ conformant');
+    expect(result.stdout).toMatch(/agent\s+verdict\s+AdCP\s+pass\s+fail\s+warn\s+untested\s+n\/a\s+baselined/);
+    expect(result.stdout).toMatch(/reference-stdio\s+conformant\s+3\.0\.\d+/);
+    expect(result.stdout).toContain('✓ 2 agents conformant to AdCP');
     expect(result.stdout).not.toContain('\u001b['); // NO_COLOR
   });
 

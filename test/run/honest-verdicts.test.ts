@@ -14,7 +14,7 @@ import { canValidateJunit, ROOT, runCli, tempDirs, validateJunit, type CliResult
 
 const tmp = tempDirs();
 const SELLER = join(ROOT, 'test', 'fixtures', 'servers', 'verdict-seller.mjs');
-const timeouts = { connectMs: 15_000, callMs: 8_000, agentMs: 60_000 };
+const timeouts = { connect: 15_000, call: 8_000, agent: 60_000 };
 
 interface Report {
   schemaVersion: number;
@@ -63,7 +63,7 @@ describe('the seller’s own answer is shown', () => {
     expect(diagnosed?.evidence?.diagnosis).toContain("Your tool threw `Cannot read properties of undefined (reading 'map')`");
     expect(diagnosed?.evidence?.request).toMatch(/^get_products \{/);
     expect(cli.stdout).toContain("Your tool threw `Cannot read properties of undefined (reading 'map')`");
-    expect(summary).toContain('Your tool threw `Cannot read properties of undefined \\(reading');
+    expect(summary).toContain('Your tool threw \\`Cannot read properties of undefined \\(reading');
     expect(junit).toMatch(/<failure message="Your tool threw `Cannot read properties of undefined \(reading &apos;map&apos;\)`/);
     expect(junit).not.toMatch(/at .*\/(harness|suites)\/[^ ]*\.ts:\d+/);
     if (canValidateJunit) validateJunit(join(dir, 'junit.xml'));
@@ -152,7 +152,7 @@ describe('Ctrl-C is never the seller’s failure', () => {
     const dir = await tmp('sigint-call');
     const { command, args } = stdioSellerCommand({ faults: ['hang-on-call'] });
     const config = join(dir, 'agents.json');
-    await writeFile(config, JSON.stringify({ agents: [{ name: 'hangs', transport: 'stdio', command, args, timeouts: { connectMs: 15_000, callMs: 60_000, agentMs: 120_000 } }] }));
+    await writeFile(config, JSON.stringify({ agents: [{ name: 'hangs', transport: 'stdio', command, args, timeouts: { connect: 15_000, call: 60_000, agent: 120_000 } }] }));
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'adcp-conformance.js'), 'run', '--config', config, '--out', dir], { cwd: ROOT, env: { ...process.env, CI: '1', NO_COLOR: '1' } });
     let stderr = '';
     let stdout = '';
