@@ -93,6 +93,9 @@ export function fillCapture(partial: unknown, exchange: unknown): AgentCapture {
   if (hasOwn(partial, 'http')) capture.http = own(partial, 'http') as AgentCapture['http'];
   else if (transport === 'http') capture.http = { observations: [] };
   if (hasOwn(partial, 'aborted')) capture.aborted = own(partial, 'aborted') as AgentCapture['aborted'];
+  // A live capture always records its JSON-RPC violations (none: an empty list); a vector may list some.
+  const violations = own(partial, 'protocolViolations');
+  capture.protocolViolations = Array.isArray(violations) ? (violations as AgentCapture['protocolViolations']) : [];
   return capture;
 }
 

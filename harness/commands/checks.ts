@@ -2,7 +2,7 @@
 // the reference-seller fault(s) that prove each check.
 import type { Check } from '../checks/check.ts';
 import { catalog, checkSeverityText, severityLabel } from '../checks/catalog.ts';
-import { faults } from '../../sellers/faults.ts';
+import { faults, trippedIds } from '../../sellers/faults.ts';
 
 export interface CatalogRow {
   id: string;
@@ -32,7 +32,7 @@ export function catalogRows(): CatalogRow[] {
     spec: c.spec.label,
     specUrl: c.spec.url,
     fix: c.fix,
-    faults: faults.filter((f) => Object.keys(f.trips).includes(c.id)).map((f) => f.name),
+    faults: faults.filter((f) => trippedIds(f).includes(c.id)).map((f) => f.name),
   }));
 }
 

@@ -5,10 +5,10 @@ import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerRespon
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { CALL_TARGET } from './fault-behaviours.ts';
+import { CALL_TARGET } from '../faults/_kit.ts';
 import { isPlainObject } from './json.ts';
 import type { SellerConfig } from './options.ts';
-import { createSellerServer, streamedAnswerFor } from './server.ts';
+import { createSellerServer, streamedAnswerFor, transportFault } from './server.ts';
 import { writePieces } from './streamed-answer.ts';
 import { SellerState } from './state.ts';
 
@@ -85,6 +85,8 @@ export interface HttpSeller {
 export async function startHttp(config: SellerConfig): Promise<HttpSeller> {
   const state = new SellerState();
   const sessions = new Map<string, Session>();
+  const badContentType = transportFault(config, 'http-content-type');
+  const rotateSessionId = transportFault(config, 'http-session-id');
   // http-session-id-change: ids the server handed out after initialize → the real session id.
   const aliases = new Map<string, string>();
   let rotation = 0;
@@ -150,10 +152,10 @@ export async function startHttp(config: SellerConfig): Promise<HttpSeller> {
     const method = isPlainObject(body) && typeof body['method'] === 'string' ? body['method'] : undefined;
     const params = isPlainObject(body) ? body['params'] : undefined;
     const tool = method === 'tools/call' && isPlainObject(params) ? params['name'] : undefined;
-    if (config.faults.has('http-bad-content-type') && tool === CALL_TARGET) {
+    if (badContentType && tool === CALL_TARGET) {
       rewriteHeaders(res, (name, value) => (name === 'content-type' ? 'text/plain; charset=utf-8' : value));
     }
-    if (config.faults.has('http-session-id-change') && method !== 'initialize') {
+    if (rotateSessionId && method !== 'initialize') {
       rewriteHeaders(res, (name, value) => {
         if (name !== 'mcp-session-id' || typeof value !== 'string') return value;
         const fresh = `${aliases.get(value) ?? value}.r${++rotation}`;

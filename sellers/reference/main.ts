@@ -1,11 +1,11 @@
 // Entry of the reference seller process (sellers/reference-seller.js loads it through tsx).
 // HTTP: prints exactly one line `listening http://127.0.0.1:<port>/mcp` on stdout, then nothing else.
-import { parseSellerArgs, USAGE, UsageError } from './options.ts';
+import { faultNames, parseSellerArgs, USAGE, UsageError } from './options.ts';
 
 async function main(): Promise<void> {
   let config;
   try {
-    config = parseSellerArgs(process.argv.slice(2));
+    config = await parseSellerArgs(process.argv.slice(2));
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`reference-seller: ${err.message}\n${USAGE}\n`);
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const seller = await startHttp(config);
   process.stdout.write(`listening http://127.0.0.1:${seller.port}/mcp\n`);
   process.stderr.write(
-    `reference-seller: HTTP (${config.responseMode}) on port ${seller.port} (faults: ${[...config.faults].join(', ') || 'none'})\n`,
+    `reference-seller: HTTP (${config.responseMode}) on port ${seller.port} (faults: ${faultNames(config)})\n`,
   );
   const stop = () => {
     // A hung call or a stuck client must not keep a stopping seller alive.

@@ -2,8 +2,8 @@
 //   node sellers/reference-seller.js --transport stdio|http [--port N] [--response-mode json|sse]
 //     [--output-shape root|legacy] [--fault NAME]… [--no-sandbox] [--exit-on-stdin-end]
 import { parseArgs } from 'node:util';
-import { faults } from '../faults.ts';
-import { behaviours } from './fault-behaviours.ts';
+import type { Fault } from '../faults/_fault.ts';
+import { faultModuleFiles, loadFaults } from '../faults/_load.ts';
 import type { OutputShape } from './output-schemas.ts';
 
 export interface SellerConfig {
@@ -12,7 +12,8 @@ export interface SellerConfig {
   port: number;
   responseMode: 'json' | 'sse';
   outputShape: OutputShape;
-  faults: ReadonlySet<string>;
+  /** The faults the seller runs with (`--fault NAME`, each once, in command-line order). */
+  faults: readonly Fault[];
   /**
    * Sandbox seller (default): lists create_media_buy / sync_creatives and declares a sandbox account.
    * The harness runs mutating probes only on agents its config marks sandbox; `--no-sandbox` gives a
@@ -25,10 +26,13 @@ export interface SellerConfig {
 
 export class UsageError extends Error {}
 
+/** The seller's faults for its start-up log line. */
+export const faultNames = (config: SellerConfig): string => config.faults.map((f) => f.name).join(', ') || 'none';
+
 export const USAGE = [
   'usage: reference-seller --transport stdio|http [--port N] [--response-mode json|sse]',
   '                        [--output-shape root|legacy] [--fault NAME]... [--no-sandbox] [--exit-on-stdin-end]',
-  `faults: ${faults.map((f) => f.name).join(', ')}`,
+  `faults: ${faultModuleFiles().map((f) => f.name).join(', ')}`,
 ].join('\n');
 
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
@@ -37,7 +41,8 @@ function oneOf<T extends string>(flag: string, value: string | undefined, allowe
   throw new UsageError(`--${flag} must be one of ${allowed.join(', ')} (got '${value}')`);
 }
 
-export function parseSellerArgs(argv: string[]): SellerConfig {
+/** Parses the command line and loads the faults it names (only those: start-up time matters). */
+export async function parseSellerArgs(argv: string[]): Promise<SellerConfig> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -62,22 +67,23 @@ export function parseSellerArgs(argv: string[]): SellerConfig {
   const transport = oneOf('transport', v.transport, ['stdio', 'http'] as const, 'stdio');
   const port = v.port === undefined ? 0 : Number(v.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be 0–65535 (got '${v.port}')`);
-  const names = new Set(v.fault ?? []);
-  for (const name of names) {
-    if (!behaviours[name]) throw new UsageError(`unknown fault '${name}'`);
-    const fault = faults.find((f) => f.name === name);
-    if (fault?.transports && !fault.transports.includes(transport)) {
-      throw new UsageError(`fault '${name}' applies to ${fault.transports.join('/')} only`);
-    }
-  }
+  const names = [...new Set(v.fault ?? [])];
+  const known = new Set(faultModuleFiles().map((f) => f.name));
+  for (const name of names) if (!known.has(name)) throw new UsageError(`unknown fault '${name}'`);
+  const faults = await loadFaults(undefined, undefined, names);
   let outputShape = oneOf('output-shape', v['output-shape'], ['root', 'legacy'] as const, 'root');
-  if (names.has('legacy-output-shape')) outputShape = 'legacy';
+  for (const fault of faults) {
+    if (fault.transports && !fault.transports.includes(transport)) {
+      throw new UsageError(`fault '${fault.name}' applies to ${fault.transports.join('/')} only`);
+    }
+    outputShape = fault.behaviour.outputShape ?? outputShape;
+  }
   return {
     transport,
     port,
     responseMode: oneOf('response-mode', v['response-mode'], ['json', 'sse'] as const, 'json'),
     outputShape,
-    faults: names,
+    faults,
     sandbox: v['no-sandbox'] !== true,
     exitOnStdinEnd: v['exit-on-stdin-end'] === true,
   };

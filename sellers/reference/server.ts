@@ -13,7 +13,7 @@ import { AdcpFailure, type AdcpErrorBody } from './adcp-error.ts';
 import { SELLER_NAME, SELLER_VERSION } from './catalog.ts';
 import { streamedAnswer } from './streamed-answer.ts';
 import { errorResult, payloadOf, sanitizeError, successResult, type ToolResult } from './envelope.ts';
-import { behaviours, type FaultBehaviour, type Takeover } from './fault-behaviours.ts';
+import type { FaultBehaviour, Takeover } from '../faults/_fault.ts';
 import { inputSchemas } from './input-schemas.ts';
 import { cloneJson, isPlainObject, type JsonObject } from './json.ts';
 import type { SellerConfig } from './options.ts';
@@ -25,8 +25,14 @@ import { compileAllInputValidators, validateArguments } from './validate-input.t
 /** tools/call with any params: the method literal routes it, nothing else is checked by the SDK. */
 const AnyToolCall = z.object({ method: z.literal('tools/call'), params: z.unknown() });
 
+/** The behaviours of the faults the seller runs with. */
 export function activeBehaviours(config: SellerConfig): FaultBehaviour[] {
-  return [...config.faults].map((name) => behaviours[name]).filter((b): b is FaultBehaviour => b !== undefined);
+  return config.faults.map((f) => f.behaviour);
+}
+
+/** Whether a fault the seller runs with bends the transport this way (stdio.ts, http.ts implement it). */
+export function transportFault(config: SellerConfig, kind: NonNullable<FaultBehaviour['transport']>): boolean {
+  return activeBehaviours(config).some((b) => b.transport === kind);
 }
 
 /** tools/list as this seller advertises it (fault hooks applied); fresh objects on every call. */
@@ -48,8 +54,8 @@ function log(message: string): void {
   process.stderr.write(`reference-seller: ${message}\n`);
 }
 
-/** Carries out a takeover: never answer, die, or answer with a JSON-RPC error. */
-function takeOver(takeover: Takeover, tool: string): Promise<never> {
+/** Carries out a takeover: never answer, die, answer with a JSON-RPC error, or answer as told. */
+function takeOver(takeover: Takeover, tool: string): Promise<unknown> {
   switch (takeover.kind) {
     case 'hang':
       log(`fault: leaving tools/call ${tool} unanswered`);
@@ -59,6 +65,8 @@ function takeOver(takeover: Takeover, tool: string): Promise<never> {
       return process.exit(70);
     case 'jsonrpc-error':
       throw new McpError(takeover.code, takeover.message);
+    case 'answer':
+      return Promise.resolve(takeover.result);
   }
 }
 

@@ -1,6 +1,13 @@
 // The self-test matrix: the harness against the clean reference seller (stdio and HTTP) gives zero
-// failures and zero warnings; against each fault mode exactly the ids the fault declares fail (MUST) or
-// warn (SHOULD), and no other id does. Every check id in the catalog must be proven by some fault.
+// failures, zero warnings and no MUST left untested; against each fault mode exactly the ids the fault
+// declares trip, each with its declared status (fail or warn), and no other id fails or warns. Faults
+// that declare a per-version difference run again (stdio) against the AdCP 3.1.19 schemas from
+// ../shared, and must trip `trips` overlaid with that version's entries. Every check id in the catalog
+// must be proven by some fault.
+// ADCP_MATRIX_FAULTS=name1,name2 limits the runs to those faults (and the clean seller).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AgentConfig } from '../../harness/config/types.ts';
@@ -9,16 +16,33 @@ import { catalog } from '../../harness/checks/catalog.ts';
 import { judgeAgent } from '../../harness/checks/engine.ts';
 import { DEFAULT_MAX_BYTES } from '../../harness/config/index.ts';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
-import { createSchemaService, sdkSchemaSource } from '../../harness/schemas/index.ts';
-import { faults, type Fault } from '../../sellers/faults.ts';
+import { createSchemaService, dirSchemaSource, sdkSchemaSource, type SchemaSource } from '../../harness/schemas/index.ts';
+import { faults, namedIds, trippedIds, tripsAt, type Fault } from '../../sellers/faults.ts';
 import { startHttpSeller, stdioSellerCommand } from '../../sellers/launch.ts';
 
 // Timeouts short enough that the hang fault stays cheap, long enough for a loaded 2-core CI machine
 // (the clean seller answers in milliseconds when the machine is idle).
 const timeouts = { connectMs: 20_000, callMs: 8_000, agentMs: 90_000 };
 
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Schema trees for the AdCP releases faults may declare differences at (`tripsByAdcpVersion` keys). */
+const VERSION_TREES: Record<string, string> = { '3.1': '3.1.19' };
+const treeDir = (tree: string): string => path.resolve(root, '..', 'shared', 'adcp', 'schemas', tree);
+const treePresent = (tree: string): boolean => existsSync(path.join(treeDir(tree), 'index.json'));
+
+/** The faults this run covers: all, or the ones ADCP_MATRIX_FAULTS names. */
+const selectedNames = (process.env['ADCP_MATRIX_FAULTS'] ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+const unknownSelected = selectedNames.filter((name) => !faults.some((f) => f.name === name));
+const selected = selectedNames.length ? faults.filter((f) => selectedNames.includes(f.name)) : faults;
+
 interface Judged {
   outcomes: Outcome[];
+  /** The AdCP schema version the harness judged at. */
+  adcpVersion: string;
 }
 
 function stdioAgent(name: string, fault: Fault | undefined): AgentConfig {
@@ -51,53 +75,85 @@ function httpAgent(name: string, url: string, fault: Fault | undefined): AgentCo
   };
 }
 
-async function judge(agent: AgentConfig): Promise<Judged> {
+async function judge(agent: AgentConfig, source: SchemaSource): Promise<Judged> {
   const capture = await captureAgent(agent);
-  const schemas = await createSchemaService(capture, sdkSchemaSource());
-  return { outcomes: judgeAgent(capture, { schemas, agent: capture.agent }) };
+  const schemas = await createSchemaService(capture, source);
+  return { outcomes: judgeAgent(capture, { schemas, agent: capture.agent }), adcpVersion: schemas.adcpVersion.version };
 }
 
-async function judgeFault(fault: Fault | undefined, transport: 'stdio' | 'http'): Promise<Judged> {
-  const label = `${fault?.name ?? 'clean'}-${transport}`;
-  if (transport === 'stdio') return judge(stdioAgent(label, fault));
-  const seller = await startHttpSeller({ faults: fault ? [fault.name] : [] });
+interface Run {
+  name: string;
+  fault: Fault | undefined;
+  transport: 'stdio' | 'http';
+  /** AdCP release whose `tripsByAdcpVersion` entries apply; undefined = the default source (@adcp/sdk). */
+  adcp?: string;
+}
+
+async function judgeRun(run: Run): Promise<Judged> {
+  const label = `${run.name}-${run.transport}${run.adcp ? `-adcp${run.adcp}` : ''}`;
+  const source = run.adcp ? dirSchemaSource(treeDir(VERSION_TREES[run.adcp]!)) : sdkSchemaSource();
+  if (run.transport === 'stdio') return judge(stdioAgent(label, run.fault), source);
+  const seller = await startHttpSeller({ faults: run.fault ? [run.fault.name] : [] });
   try {
-    return await judge(httpAgent(label, seller.url, fault));
+    return await judge(httpAgent(label, seller.url, run.fault), source);
   } finally {
     await seller.close();
   }
 }
 
-/** Ids that failed or warned, with the first message of each, for readable assertion diffs. */
-function tripped(outcomes: Outcome[]): Map<string, string> {
-  const ids = new Map<string, string>();
+/**
+ * The status each tripped id got (`fail` or `warn`; `fail+warn` when its outcomes disagree), and the
+ * first message of each, for readable assertion diffs.
+ */
+function tripped(outcomes: Outcome[]): { statuses: Record<string, string>; messages: Record<string, string> } {
+  const seen = new Map<string, Set<string>>();
+  const messages: Record<string, string> = {};
   for (const o of outcomes) {
-    if ((o.status === 'fail' || o.status === 'warn') && !ids.has(o.check)) ids.set(o.check, `${o.tool}: ${o.message}`);
+    if (o.status !== 'fail' && o.status !== 'warn') continue;
+    if (!seen.has(o.check)) seen.set(o.check, new Set());
+    seen.get(o.check)!.add(o.status);
+    messages[o.check] ??= `${o.status} ${o.tool}: ${o.message}`;
   }
-  return ids;
+  const statuses = Object.fromEntries([...seen].map(([id, s]) => [id, [...s].sort().join('+')]));
+  return { statuses, messages };
 }
 
+const sorted = (record: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+
 /** One run per (fault, transport) the fault applies to (both, unless the fault names one). */
-const cases = faults.flatMap((fault) =>
-  (fault.transports ?? (['stdio', 'http'] as const)).map((transport) => ({ fault, transport })),
+const cases: Run[] = selected.flatMap((fault) =>
+  (fault.transports ?? (['stdio', 'http'] as const)).map((transport) => ({ name: fault.name, fault, transport })),
 );
 
+/** One more run per declared AdCP release of each fault that has one: stdio, unless the fault is HTTP-only. */
+const versionCases: Run[] = selected.flatMap((fault) =>
+  Object.keys(fault.tripsByAdcpVersion ?? {}).map((adcp) => ({
+    name: fault.name,
+    fault,
+    transport: fault.transports?.includes('stdio') === false ? ('http' as const) : ('stdio' as const),
+    adcp,
+  })),
+);
+const runnableVersionCases = versionCases.filter((r) => VERSION_TREES[r.adcp!] !== undefined && treePresent(VERSION_TREES[r.adcp!]!));
+
 const results = new Map<string, Judged | Error>();
-const key = (fault: string, transport: string): string => `${fault}/${transport}`;
+const key = (run: Pick<Run, 'name' | 'transport' | 'adcp'>): string => `${run.name}/${run.transport}/${run.adcp ?? 'default'}`;
 
 beforeAll(async () => {
   const limit = pLimit(4);
-  const runs = [
+  const runs: Run[] = [
     ...(['stdio', 'http'] as const).map((transport) => ({ name: 'clean', fault: undefined, transport })),
-    ...cases.map(({ fault, transport }) => ({ name: fault.name, fault, transport })),
+    ...cases,
+    ...runnableVersionCases,
   ];
   await Promise.all(
     runs.map((run) =>
       limit(async () => {
         try {
-          results.set(key(run.name, run.transport), await judgeFault(run.fault, run.transport));
+          results.set(key(run), await judgeRun(run));
         } catch (err) {
-          results.set(key(run.name, run.transport), err instanceof Error ? err : new Error(String(err)));
+          results.set(key(run), err instanceof Error ? err : new Error(String(err)));
         }
       }),
     ),
@@ -106,43 +162,71 @@ beforeAll(async () => {
 
 afterAll(() => results.clear());
 
-function judged(name: string, transport: string): Judged {
-  const r = results.get(key(name, transport));
-  if (!r) throw new Error(`no result for ${name} over ${transport}`);
+function judged(run: Pick<Run, 'name' | 'transport' | 'adcp'>): Judged {
+  const r = results.get(key(run));
+  if (!r) throw new Error(`no result for ${key(run)}`);
   if (r instanceof Error) throw r;
   return r;
 }
 
+test('ADCP_MATRIX_FAULTS names only known faults', () => {
+  expect(unknownSelected).toEqual([]);
+});
+
 describe('the clean reference seller', () => {
-  test.for(['stdio', 'http'])('over %s: zero failures and zero warnings', (transport) => {
-    const { outcomes } = judged('clean', transport);
-    expect(Object.fromEntries(tripped(outcomes))).toEqual({});
+  test.for(['stdio', 'http'] as const)('over %s: zero failures, zero warnings, no MUST untested', (transport) => {
+    const { outcomes } = judged({ name: 'clean', transport });
+    expect(tripped(outcomes).messages).toEqual({});
+    const untestedMust = outcomes.filter((o) => o.status === 'untested' && o.severity === 'MUST');
+    expect(untestedMust.map((o) => `${o.check} ${o.tool}: ${o.message}`)).toEqual([]);
     expect(outcomes.filter((o) => o.status === 'pass').length).toBeGreaterThan(20);
   });
 });
 
-describe('each fault trips exactly the ids it declares', () => {
-  test.for(cases.map(({ fault, transport }) => [fault.name, transport, fault.trips] as const))(
-    '%s over %s',
-    ([name, transport, trips]) => {
-      const got = tripped(judged(name, transport).outcomes);
-      // Compare as objects so a mismatch shows the message of every unexpected id.
-      const unexpected = Object.fromEntries([...got].filter(([id]) => !trips.includes(id)));
-      const missing = trips.filter((id) => !got.has(id));
-      expect({ unexpected, missing }).toEqual({ unexpected: {}, missing: [] });
+/** Declared vs observed statuses; a mismatch shows the first message of every tripped id. */
+function expectTrips(j: Judged, expected: Record<string, string>): void {
+  const { statuses, messages } = tripped(j.outcomes);
+  expect(sorted(statuses), `tripped at AdCP ${j.adcpVersion}:\n${JSON.stringify(sorted(messages), null, 2)}`).toEqual(sorted(expected));
+}
+
+describe('each fault trips exactly the ids it declares, with the declared status', () => {
+  test.for(cases.map((c) => [c.name, c.transport, c.fault!] as const))('%s over %s', ([name, transport, fault]) => {
+    expectTrips(judged({ name, transport }), tripsAt(fault));
+  });
+});
+
+describe('each per-version difference a fault declares holds at that AdCP version', () => {
+  const declaredReleases = [...new Set(versionCases.map((r) => r.adcp!))];
+  const absentTrees = declaredReleases.filter((v) => VERSION_TREES[v] !== undefined && !treePresent(VERSION_TREES[v]));
+
+  test('every declared AdCP release has a schema tree the matrix knows', () => {
+    expect(declaredReleases.filter((v) => VERSION_TREES[v] === undefined)).toEqual([]);
+  });
+
+  for (const v of absentTrees) {
+    test.skip(`../shared/adcp/schemas/${VERSION_TREES[v]!} is absent: per-version fault statuses not checked`, () => {});
+  }
+
+  test.for(runnableVersionCases.map((c) => [c.name, c.transport, c.adcp!, c.fault!] as const))(
+    '%s over %s at AdCP %s',
+    ([name, transport, adcp, fault]) => {
+      const j = judged({ name, transport, adcp });
+      // Judged at that release, or the comparison says nothing about it.
+      expect(j.adcpVersion.startsWith(`${adcp}.`) || j.adcpVersion === adcp).toBe(true);
+      expectTrips(j, tripsAt(fault, adcp));
     },
   );
 });
 
 describe('the matrix covers the catalog', () => {
   test('every check id is proven by at least one fault', () => {
-    const proven = new Set(faults.flatMap((f) => f.trips));
+    const proven = new Set(faults.flatMap(trippedIds));
     expect(catalog.map((c) => c.id).filter((id) => !proven.has(id))).toEqual([]);
   });
 
   test('every id a fault names is in the catalog', () => {
     const ids = new Set(catalog.map((c) => c.id));
-    expect(faults.flatMap((f) => f.trips).filter((id) => !ids.has(id))).toEqual([]);
+    expect(faults.flatMap(namedIds).filter((id) => !ids.has(id))).toEqual([]);
   });
 
   test('fault names are unique', () => {

@@ -1,4 +1,4 @@
-// Every fault of sellers/faults.ts starts and shows on the wire: one real seller process per fault and
+// Every fault of sellers/faults/ starts and shows on the wire: one real seller process per fault and
 // a quick raw assertion of the rule it breaks. (Which check ids each fault trips is the self-test
 // matrix's job, test/matrix/.) Session faults rotate over stdio, HTTP JSON and HTTP SSE.
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -341,6 +341,18 @@ const observations: Record<string, Observation> = {
     },
   },
   'test-controller-exposed': { via: 'session', run: async (s) => expect(await toolNamed(s, 'comply_test_controller')).toBeDefined() },
+  'no-adcp-tools': {
+    via: 'session',
+    run: async (s) => {
+      expect((await s.listTools()).map((t) => t['name'])).toEqual(['ping']);
+      expect(text0(await s.call('ping', {}))).toBe('pong');
+      for (const tool of ['get_adcp_capabilities', 'get_products']) {
+        const err = await rejection(s.call(tool, probeArguments(tool, 'none')));
+        expect(err['code']).toBe(-32602);
+        expect(String(err['message'])).toContain(`Unknown tool: ${tool}`);
+      }
+    },
+  },
 };
 
 const ROTATION: Mode[] = ['stdio', 'json', 'sse'];

@@ -92,16 +92,19 @@ describe('reference seller helpers', () => {
     expect(msg.result.content[0]!.text).toMatch(/products/);
   });
 
-  test('parseSellerArgs: defaults, repeatable faults, legacy fault implies legacy shape, usage errors', () => {
-    const d = parseSellerArgs([]);
+  test('parseSellerArgs: defaults, repeatable faults, legacy fault implies legacy shape, usage errors', async () => {
+    const d = await parseSellerArgs([]);
     expect(d).toMatchObject({ transport: 'stdio', port: 0, responseMode: 'json', outputShape: 'root', sandbox: true });
-    const c = parseSellerArgs(['--transport', 'http', '--port', '8080', '--response-mode', 'sse', '--fault', 'text-only', '--fault', 'legacy-output-shape']);
-    expect([...c.faults]).toEqual(['text-only', 'legacy-output-shape']);
+    const c = await parseSellerArgs([
+      ...['--transport', 'http', '--port', '8080', '--response-mode', 'sse'],
+      ...['--fault', 'text-only', '--fault', 'legacy-output-shape'],
+    ]);
+    expect(c.faults.map((f) => f.name)).toEqual(['text-only', 'legacy-output-shape']);
     expect(c.outputShape).toBe('legacy');
-    expect(() => parseSellerArgs(['--fault', 'nope'])).toThrow(UsageError);
-    expect(() => parseSellerArgs(['--transport', 'http', '--fault', 'stdout-logs'])).toThrow(/stdio only/);
-    expect(() => parseSellerArgs(['--port', '-1'])).toThrow(UsageError);
-    expect(() => parseSellerArgs(['--bogus'])).toThrow(UsageError);
-    expect(parseSellerArgs(['--no-sandbox']).sandbox).toBe(false);
+    await expect(parseSellerArgs(['--fault', 'nope'])).rejects.toThrow(UsageError);
+    await expect(parseSellerArgs(['--transport', 'http', '--fault', 'stdout-logs'])).rejects.toThrow(/stdio only/);
+    await expect(parseSellerArgs(['--port', '-1'])).rejects.toThrow(UsageError);
+    await expect(parseSellerArgs(['--bogus'])).rejects.toThrow(UsageError);
+    expect((await parseSellerArgs(['--no-sandbox'])).sandbox).toBe(false);
   });
 });

@@ -3,6 +3,7 @@
 import { defineCheck, fail, pass } from '../check.ts';
 import { own } from '../json.ts';
 import { listedTools, one } from './_listed-tools.ts';
+import { describeViolations, violationsOf } from './_violations.ts';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const SHOWN = 5;
@@ -12,12 +13,12 @@ export default defineCheck({
   scope: 'agent',
   severity: 'SHOULD',
   live: true,
-  title: "tool names follow MCP's naming rule (1–128 of `A-Z a-z 0-9 _ - .`)",
+  title: "tool names follow MCP's naming rule (1–128 of `A-Z a-z 0-9 _ - .`) and are unique",
   spec: {
-    label: 'MCP 2025-11-25 · Server features › Tools › Tool names (SHOULD be 1–128 characters of A-Z a-z 0-9 _ - .)',
+    label: 'MCP 2025-11-25 · Server features › Tools › Tool names (SHOULD be 1–128 characters of A-Z a-z 0-9 _ - .; SHOULD be unique)',
     url: 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names',
   },
-  fix: 'rename tools to 1–128 characters of A-Z a-z 0-9 _ - . (e.g. `tasks_get`, not `tasks/get`)',
+  fix: 'rename tools to unique names of 1–128 characters of A-Z a-z 0-9 _ - . (e.g. `tasks_get`, not `tasks/get`)',
   judge(a) {
     const listed = listedTools(a);
     if ('verdict' in listed) return one('tools/list', listed.verdict);
@@ -26,7 +27,11 @@ export default defineCheck({
       const name = own(tool, 'name');
       if (typeof name === 'string' && !TOOL_NAME.test(name)) bad.push({ i, name });
     });
-    if (bad.length === 0) return one('tools/list', pass());
+    if (bad.length === 0) {
+      const duplicates = violationsOf(a, ['duplicate-tool-name']) ?? [];
+      if (duplicates.length) return one('tools/list', fail('/tools', 'unique tool names', describeViolations(duplicates)));
+      return one('tools/list', pass());
+    }
     const names = bad.slice(0, SHOWN).map((b) => JSON.stringify(b.name.slice(0, 140))).join(', ');
     return one('tools/list', fail(`/tools/${bad[0]!.i}/name`, '1–128 characters of A-Z a-z 0-9 _ - .', `${bad.length} name(s): ${names}`));
   },

@@ -3,6 +3,7 @@
 import { defineCheck, fail, pass, untested } from '../check.ts';
 import { describeType, isObject, own, preview } from '../json.ts';
 import { one } from './_listed-tools.ts';
+import { describeViolations, violationsOf } from './_violations.ts';
 
 export default defineCheck({
   id: 'transport.tools-list',
@@ -35,6 +36,9 @@ export default defineCheck({
         return one('tools/list', fail(`/tools/${i}/inputSchema/type`, '"object"', `${preview(own(input, 'type'))} (tool ${preview(name)})`));
       }
     }
+    // A list that never ends is not a list: the harness stopped following nextCursor (capture-agent).
+    const endless = violationsOf(a, ['endless-pagination']) ?? [];
+    if (endless.length) return one('tools/list', fail('/tools', 'a tools/list whose nextCursor ends', describeViolations(endless)));
     return one('tools/list', pass());
   },
 });
