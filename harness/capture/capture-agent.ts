@@ -1,10 +1,12 @@
 // One agent, start to finish: connect, initialize (pinned revision), tools/list (all pages, raw), every
 // probe as a raw tools/call, close. Never throws and never runs past `timeouts.agentMs`: whatever goes
 // wrong becomes a TransportFailure in the capture.
+import { createHash } from 'node:crypto';
 import type { AgentConfig, Probe } from '../config/types.ts';
 import { CallTracker, type PendingCall } from '../connect/call-tracker.ts';
 import { classify, failure } from '../connect/failure.ts';
 import { openTransport, PermissiveResult, PinnedClient, type Session } from '../connect/session.ts';
+import type { HarnessStdioTransport } from '../connect/stdio-transport.ts';
 import type { AgentCapture, Exchange, ExchangeOutcome, TransportFailure } from './exchange.ts';
 import { correlationId, defaultProbes, withContext } from './probes.ts';
 import { redactDeep, usableSecrets } from '../config/redact.ts';
@@ -14,13 +16,33 @@ export interface CaptureOptions {
   onProgress?: (e: { agent: string; step: string }) => void;
 }
 
-export const MAX_TOOL_PAGES = 20;
+/** tools/list pages followed; a seller still sending a nextCursor past it is flagged (endless pagination). */
+export const MAX_TOOL_PAGES = 50;
 export const MAX_TOOLS = 2000;
+/** How long, after a stdio call settles, stderr the server wrote for it may still be arriving on its pipe. */
+export const STDERR_SETTLE_MS = 20;
+/** How long a stdio server that failed initialize gets to exit, so its exit code and last words are known. */
+const START_EXIT_WAIT_MS = 500;
+/** Lines of a start-up failure's stderr quoted in the initialize failure message. */
+const STDERR_QUOTE_LINES = 3;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)).unref());
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 /** Own property of a seller object, never through its prototype chain. */
 const own = (v: unknown, key: string): unknown => (isObject(v) && Object.hasOwn(v, key) ? v[key] : undefined);
+const exitWords = (exit: { code: number | null; signal: string | null }): string => (exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`);
+/** The first non-blank lines of a text, joined on one line. */
+const firstLines = (text: string, n: number): string =>
+  text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(0, n)
+    .join(' | ');
+const shortName = (v: unknown): string => {
+  const text = typeof v === 'string' ? v : String(v);
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+};
 
 export async function captureAgent(agent: AgentConfig, opts: CaptureOptions = {}): Promise<AgentCapture> {
   const run = new AgentRun(agent, opts);
@@ -121,14 +143,18 @@ class AgentRun {
       ...(stdio
         ? {
             stdio: {
+              spawned: stdio.spawned,
               stdoutJunk: [...stdio.stdoutJunk],
               stderrTail: stdio.stderr,
               ...(stdio.exit ? { exit: { ...stdio.exit } } : {}),
+              ...(stdio.killedBecause !== undefined ? { killedBecause: stdio.killedBecause } : {}),
             },
           }
         : {}),
       ...(http ? { http: this.httpFacts(http) } : {}),
       exchanges: [...s.exchanges],
+      protocolViolations: this.tracker.violations.map((v) => ({ ...v })),
+      ...(this.tracker.violationsOmitted > 0 ? { protocolViolationsOmitted: this.tracker.violationsOmitted } : {}),
       ...(s.aborted || aborted ? { aborted: (s.aborted ?? aborted)! } : {}),
     };
     return usableSecrets(this.secrets).length ? (redactDeep(out, this.secrets) as AgentCapture) : out;
@@ -150,10 +176,11 @@ class AgentRun {
     const probes = this.agent.probes ?? defaultProbes(this.namedTools(), this.agent);
     for (const [index, probe] of probes.entries()) {
       if (this.stopped) return;
-      const exit = this.session?.stdio?.exit;
-      if (exit) {
-        const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
-        this.state.aborted ??= failure('closed', `the server process exited (${how}); ${probes.length - index} probe(s) not run`, this.secrets);
+      const stdio = this.session?.stdio;
+      if (stdio?.exit || stdio?.killedBecause) {
+        const why =
+          stdio.killedBecause !== undefined ? `the harness killed the server: ${stdio.killedBecause}` : `the server process exited (${exitWords(stdio.exit!)})`;
+        this.state.aborted ??= failure('closed', `${why}; ${probes.length - index} probe(s) not run`, this.secrets);
         return;
       }
       if (this.remaining() <= 0) {
@@ -171,6 +198,7 @@ class AgentRun {
     for (let attempt = 1; ; attempt++) {
       this.progress(attempt === 1 ? 'connect' : 'connect (retry)');
       const client = new PinnedClient(this.agent.protocolVersion);
+      this.tracker.newSession();
       const session: Session = { ...openTransport(this.agent, this.tracker), client };
       this.session = session;
       client.onerror = () => {}; // every failure that matters is recorded per call
@@ -209,7 +237,8 @@ class AgentRun {
         };
         return true;
       }
-      const why = call.failure ?? classify(error, this.secrets, 'connect');
+      let why = call.failure ?? classify(error, this.secrets, 'connect');
+      if (session.stdio) why = await this.stdioStartFailure(session.stdio, why);
       const retry = attempt === 1 && this.agent.transport === 'http' && (why.kind === 'connect' || why.kind === 'network' || why.kind === 'closed') && connectDeadline - performance.now() > 500 && !this.stopped;
       await session.close();
       if (!retry) {
@@ -220,15 +249,35 @@ class AgentRun {
     }
   }
 
+  /**
+   * A stdio server that failed initialize: wait briefly for it to exit, then say how it ended and quote
+   * its stderr (already redacted) — a seller dying with `FATAL: … is not set` shows that line.
+   */
+  private async stdioStartFailure(stdio: HarnessStdioTransport, why: TransportFailure): Promise<TransportFailure> {
+    if (!stdio.spawned) return why; // the spawn error already says what is wrong with the command
+    if (!stdio.exit && why.kind !== 'timeout') await stdio.waitExit(Math.min(START_EXIT_WAIT_MS, Math.max(0, this.remaining())));
+    // The exit and the closing of the stderr pipe are separate events: let the last bytes land.
+    if (stdio.exit) await sleep(STDERR_SETTLE_MS);
+    const said = firstLines(stdio.stderr, STDERR_QUOTE_LINES);
+    // An I/O failure (EPIPE, closed …) was the exit seen from our side: say it as the exit. A protocol or
+    // timeout failure says more than the exit that may have followed it, and is kept.
+    const exit = stdio.exit;
+    const died = exit !== undefined && (why.kind === 'closed' || why.kind === 'network' || why.kind === 'connect');
+    const base = died ? `the server process exited (${exitWords(exit)}) before answering initialize` : why.message;
+    const { kind: _kind, message: _message, ...extra } = why;
+    return failure(died ? 'closed' : why.kind, said ? `${base}; stderr: ${said}` : base, this.secrets, extra);
+  }
+
   /** tools/list, following nextCursor (bounded), keeping the raw tool objects. */
   private async listTools(): Promise<void> {
     this.progress('tools/list');
     const connectBudget = this.agent.timeouts.connectMs;
+    // Cursors seen, by digest (a seller's cursor can be megabytes long).
     const seen = new Set<string>();
     let cursor: string | undefined;
     let pages = 0;
     const tools: unknown[] = [];
-    while (pages < MAX_TOOL_PAGES && !this.stopped) {
+    while (!this.stopped) {
       const params = cursor === undefined ? {} : { cursor };
       let page = await this.request('tools/list', params, Math.min(connectBudget, this.remaining()));
       if (page.kind === 'transport-error' && this.agent.transport === 'http' && ['network', 'closed', 'connect'].includes(page.failure.kind)) {
@@ -254,12 +303,35 @@ class AgentRun {
       }
       for (const t of list) if (tools.length < MAX_TOOLS) tools.push(t);
       const next = own(page.result, 'nextCursor');
-      if (typeof next !== 'string' || next === '' || seen.has(next)) break;
-      seen.add(next);
+      if (typeof next !== 'string' || next === '') break;
+      const digest = createHash('sha256').update(next).digest('hex');
+      if (seen.has(digest)) {
+        const what = `tools/list page ${pages} repeated the nextCursor ${shortName(next)} of an earlier page (a loop)`;
+        this.tracker.violation('endless-pagination', `${what}; stopped there`, 'tools/list');
+        break;
+      }
+      if (pages >= MAX_TOOL_PAGES) {
+        this.tracker.violation('endless-pagination', `tools/list still gave a nextCursor after ${MAX_TOOL_PAGES} pages; stopped there`, 'tools/list');
+        break;
+      }
+      seen.add(digest);
       cursor = next;
     }
+    this.flagDuplicateNames(tools);
     this.tools = tools;
     this.state.toolsList = { ok: true, tools, pages };
+  }
+
+  /** Two tools with one name: a client calling it cannot know which one answers. */
+  private flagDuplicateNames(tools: readonly unknown[]): void {
+    const count = new Map<string, number>();
+    for (const t of tools) {
+      const name = own(t, 'name');
+      if (typeof name === 'string') count.set(name, (count.get(name) ?? 0) + 1);
+    }
+    for (const [name, n] of count) {
+      if (n > 1) this.tracker.violation('duplicate-tool-name', `tools/list names ${n} tools ${shortName(name)}`, 'tools/list');
+    }
   }
 
   private namedTools(): Array<{ name: string }> {
@@ -284,7 +356,8 @@ class AgentRun {
     budgetMs: number,
   ): Promise<ExchangeOutcome & { call: PendingCall }> {
     const client = this.session?.client;
-    const call = this.tracker.begin(method);
+    const name = own(params, 'name');
+    const call = this.tracker.begin(method, method === 'tools/call' && typeof name === 'string' ? `tools/call ${name.slice(0, 128)}` : method);
     if (!client || budgetMs <= 0) {
       this.tracker.end(call);
       return { kind: 'transport-error', failure: failure('timeout', `agent timeout before ${method}`, []), call };
@@ -318,8 +391,14 @@ class AgentRun {
     const args = withContext(probe.arguments, correlationId(this.agent.name, index));
     const request = { name: probe.tool, arguments: args };
     const startedAt = new Date().toISOString();
+    const stdio = this.session?.stdio;
+    const stderrOf = stdio?.stderrWindow();
     const t0 = performance.now();
     const { call, ...outcome } = await this.request('tools/call', { ...request }, Math.min(this.agent.timeouts.callMs, this.remaining()));
+    const durationMs = Math.round(performance.now() - t0);
+    // stderr and stdout are separate pipes: what the server logged just before answering may land after the answer.
+    if (stderrOf) await sleep(STDERR_SETTLE_MS);
+    const stderrDuring = stderrOf?.();
     const advertised = this.advertised(probe.tool);
     return {
       agent: this.agent.name,
@@ -332,7 +411,8 @@ class AgentRun {
       ...(call.http ? { http: call.http } : {}),
       ...(call.raw?.bytes !== undefined ? { bytes: call.raw.bytes } : {}),
       startedAt,
-      durationMs: Math.round(performance.now() - t0),
+      durationMs,
+      ...(stderrDuring !== undefined ? { stderrDuring } : {}),
     };
   }
 }

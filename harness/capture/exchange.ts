@@ -32,6 +32,29 @@ export interface HttpObservation {
   contentType: string | null;
   /** `Mcp-Session-Id` header the server sent on this response, if any. */
   sessionId?: string;
+  /** Non-2xx only: the start of the body (bounded, one line, secrets redacted). */
+  bodyExcerpt?: string;
+  /** A 401's `WWW-Authenticate` header (bounded, secrets redacted). */
+  wwwAuthenticate?: string;
+}
+
+/** A JSON-RPC rule the seller broke on the wire. The offending message never satisfied a call. */
+export type ProtocolViolationKind =
+  | 'batch' // a JSON array of messages (the harness never batches; MCP removed batching in 2025-06-18)
+  | 'id-type-mismatch' // an answer whose id is ours in another JSON type ("3" for 3)
+  | 'unknown-id' // an answer to an id the harness never sent (or an id that is not a string or number)
+  | 'duplicate-response' // a second answer to the same request
+  | 'undeclared-capability' // a server-to-client request (sampling, elicitation, roots) the client never declared; answered -32601
+  | 'server-request-flood' // more server-to-client requests in one call than the harness answers
+  | 'endless-pagination' // tools/list kept giving a nextCursor past the page bound, or repeated a cursor
+  | 'duplicate-tool-name'; // tools/list named two tools the same
+
+export interface ProtocolViolation {
+  kind: ProtocolViolationKind;
+  /** One readable line; already free of secrets. */
+  message: string;
+  /** The call in flight when it was seen (e.g. `tools/call get_products`, `tools/list`, `initialize`). */
+  at?: string;
 }
 
 export type ExchangeOutcome =
@@ -62,6 +85,8 @@ export interface Exchange {
   bytes?: number;
   startedAt: string;
   durationMs: number;
+  /** stdio only: what the server wrote on stderr while the call ran (bounded, secrets redacted); absent when nothing. */
+  stderrDuring?: string;
 }
 
 export interface ServerInfo {
@@ -93,12 +118,16 @@ export interface AgentCapture {
   /** `tools/list`, all pages joined; absent when initialize failed. */
   toolsList?: { ok: true; tools: unknown[]; pages: number } | { ok: false; failure: TransportFailure };
   stdio?: {
+    /** Whether the process was spawned at all (false: command not found, not executable …). */
+    spawned?: boolean;
     /** Lines on stdout that were not JSON-RPC messages (bounded, truncated). */
     stdoutJunk: string[];
     /** Last bytes of stderr (bounded). */
     stderrTail: string;
     /** Set when the process exited before the harness closed it. */
     exit?: { code: number | null; signal: string | null };
+    /** Set when the harness killed the server for a reason of its own (e.g. it stopped reading its stdin). */
+    killedBecause?: string;
   };
   http?: {
     observations: HttpObservation[];
@@ -106,6 +135,13 @@ export interface AgentCapture {
     sessionId?: string;
   };
   exchanges: Exchange[];
+  /**
+   * JSON-RPC rule breaks seen during the session, in order (bounded). Always present on a live capture
+   * (empty when none); absent only in recordings made before it existed.
+   */
+  protocolViolations?: ProtocolViolation[];
+  /** How many violations were seen past the bound and not kept. */
+  protocolViolationsOmitted?: number;
   /** A failure that cut the whole agent short (agent timeout, crash), after initialize. */
   aborted?: TransportFailure;
 }

@@ -3,11 +3,14 @@
 // reject it), HTTP facts, and a failure seen below the SDK (byte cap, HTTP status, process exit).
 // A failure aborts the call's own AbortSignal so the SDK's request settles at once.
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { HttpObservation, TransportFailure } from '../capture/exchange.ts';
+import { createHash } from 'node:crypto';
+import type { HttpObservation, ProtocolViolation, ProtocolViolationKind, TransportFailure } from '../capture/exchange.ts';
 import { oneLine } from './failure.ts';
 
 export interface PendingCall {
   method: string;
+  /** What the call is, for a violation's `at` (e.g. `tools/call get_products`). */
+  label: string;
   /** The SDK request's signal: aborting it settles the request (and sends notifications/cancelled). */
   controller: AbortController;
   /** The wire's signal (the HTTP fetch): aborted on failure and when the call ends, releasing the stream. */
@@ -33,13 +36,44 @@ export function rpcInfo(message: unknown): RpcInfo {
   };
 }
 
+/** Violations kept per agent; past this only a count grows (a flood cannot grow the capture). */
+export const MAX_PROTOCOL_VIOLATIONS = 50;
+/** Server-to-client requests answered per call (pings included); past it they are dropped unanswered. */
+export const MAX_SERVER_REQUESTS_PER_CALL = 64;
+/** Request ids remembered (ours, to judge answers by); far above what one conformance session sends. */
+const MAX_SENT_IDS = 10_000;
+/** Requests of capabilities a client must declare; this client declares none. */
+const UNDECLARED_CAPABILITY = /^(sampling|elicitation|roots)\//;
+
+type SentRequest = { method: string; answered?: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** A JSON-RPC id as a map key that keeps its type: the string "3" and the number 3 are different ids. */
+const idKey = (id: string | number): string => `${typeof id}:${id}`;
+const sameIdLoosely = (a: unknown, b: string | number): boolean => (typeof a === 'string' || typeof a === 'number') && String(a) === String(b);
+const showId = (id: unknown): string => (typeof id === 'string' ? JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id) : String(id));
+
 export class CallTracker {
   current: PendingCall | undefined;
+  /** JSON-RPC rule breaks seen on the wire (bounded); none of them ever satisfied a call. */
+  readonly violations: ProtocolViolation[] = [];
+  violationsOmitted = 0;
+  private readonly sent = new Map<string, SentRequest>();
+  /** Server-to-client requests seen since the current call began (or the last call ended). */
+  private serverRequests = 0;
+  private floodNoted = false;
 
   constructor(private readonly secrets: readonly string[]) {}
 
-  begin(method: string): PendingCall {
-    this.current = { method, controller: new AbortController(), wire: new AbortController() };
+  /** A new MCP session (a connect retry): the SDK numbers its requests from 0 again. */
+  newSession(): void {
+    this.sent.clear();
+  }
+
+  begin(method: string, label: string = method): PendingCall {
+    this.current = { method, label, controller: new AbortController(), wire: new AbortController() };
+    this.serverRequests = 0;
+    this.floodNoted = false;
     return this.current;
   }
 
@@ -48,8 +82,23 @@ export class CallTracker {
     if (this.current === call) this.current = undefined;
   }
 
-  /** An outgoing message: the first request carrying the pending method gives the call its id. */
+  /** Record a rule break (bounded). `at` is the call in flight, when there is one. */
+  violation(kind: ProtocolViolationKind, message: string, at: string | undefined = this.current?.label): void {
+    if (this.violations.length >= MAX_PROTOCOL_VIOLATIONS) {
+      this.violationsOmitted++;
+      return;
+    }
+    this.violations.push({ kind, message: oneLine(message, this.secrets), ...(at !== undefined ? { at } : {}) });
+  }
+
+  /** An outgoing message: remembers our request ids; the first request carrying the pending method gives the call its id. */
   noteOutgoing(message: unknown): void {
+    for (const m of Array.isArray(message) ? message : [message]) {
+      const info = rpcInfo(m);
+      if (info.method === undefined || info.id === undefined) continue;
+      if (this.sent.size >= MAX_SENT_IDS) this.sent.delete(this.sent.keys().next().value!);
+      this.sent.set(idKey(info.id), { method: info.method });
+    }
     const call = this.current;
     if (!call || call.id !== undefined) return;
     const info = rpcInfo(message);
@@ -62,12 +111,94 @@ export class CallTracker {
     return call && id !== undefined && call.id === id ? call : undefined;
   }
 
-  /** A JSON value read off the wire (one stdio line, one SSE data field, one JSON body element). */
-  noteIncoming(raw: unknown, bytes: number | undefined): void {
+  /**
+   * A JSON value read off the wire (one stdio line, one SSE data field, one JSON body), BEFORE the SDK
+   * sees it. Returns whether the SDK may see it: answers that break JSON-RPC (a batch, an id of the wrong
+   * type, an id we never sent, a second answer) are recorded and withheld, since the SDK would match a
+   * string "3" to our 3 (it looks ids up with Number()) and accept a batch. Also records the raw answer
+   * of the pending call. `text` is the message as it came off the wire (to tell a repeated answer from a
+   * different one without serializing it again).
+   */
+  admit(raw: unknown, bytes: number | undefined, text?: string): boolean {
+    if (Array.isArray(raw)) return this.batch(raw);
+    if (!isObject(raw)) return true; // not a JSON-RPC message: the transport reports it
+    const method = raw['method'];
+    if (typeof method === 'string') return Object.hasOwn(raw, 'id') ? this.serverRequest(method) : true;
+    if (!Object.hasOwn(raw, 'result') && !Object.hasOwn(raw, 'error')) return true;
+    return this.response(raw, bytes, text);
+  }
+
+  private batch(items: unknown[]): boolean {
     const call = this.current;
-    if (!call || call.id === undefined || call.raw || !raw || typeof raw !== 'object' || Array.isArray(raw)) return;
-    const message = raw as Record<string, unknown>;
-    if (message['id'] !== call.id || !(Object.hasOwn(message, 'result') || Object.hasOwn(message, 'error'))) return;
+    const ours = call?.id;
+    const answersCall = ours !== undefined && items.some((m) => isObject(m) && !Object.hasOwn(m, 'method') && sameIdLoosely(m['id'], ours));
+    this.violation(
+      'batch',
+      `a JSON array (batch) of ${items.length} message(s) arrived; the harness never sends a batch, and MCP removed batching in 2025-06-18`,
+    );
+    if (answersCall) {
+      this.fail({ kind: 'protocol', message: oneLine(`${call!.method} was answered inside a JSON-RPC batch array, not as a single response`, this.secrets) });
+    }
+    return false;
+  }
+
+  private serverRequest(method: string): boolean {
+    if (++this.serverRequests > MAX_SERVER_REQUESTS_PER_CALL) {
+      if (!this.floodNoted) {
+        this.floodNoted = true;
+        const what = `more than ${MAX_SERVER_REQUESTS_PER_CALL} server-to-client requests during one call`;
+        this.violation('server-request-flood', `${what}; the rest were dropped unanswered`);
+      }
+      return false;
+    }
+    if (UNDECLARED_CAPABILITY.test(method)) {
+      const what = `the server sent a ${method} request, a capability the client never declared`;
+      this.violation('undeclared-capability', `${what}; answered with JSON-RPC error -32601`);
+    }
+    return true; // the SDK answers it (a ping with {}, anything without a handler with -32601)
+  }
+
+  private response(message: Record<string, unknown>, bytes: number | undefined, text: string | undefined): boolean {
+    const id = message['id'];
+    if (id === null || id === undefined) return true; // an error about a request the server could not read: the SDK reports it
+    if (typeof id !== 'string' && typeof id !== 'number') {
+      this.violation('unknown-id', `an answer with id of type ${Array.isArray(id) ? 'array' : typeof id}: JSON-RPC ids are strings or numbers`);
+      return false;
+    }
+    const sent = this.sent.get(idKey(id));
+    if (!sent) {
+      const call = this.current;
+      // The same id in the other JSON type ("3" for 3): the SDK would take it for ours.
+      const other = typeof id === 'number' ? String(id) : id.trim() !== '' && Number.isFinite(Number(id)) ? Number(id) : undefined;
+      const ours = other === undefined ? undefined : this.sent.get(idKey(other));
+      if (ours && other !== undefined) {
+        const answer = `an answer with id ${showId(id)} (${typeof id})`;
+        this.violation('id-type-mismatch', `${answer} to our ${ours.method} request id ${showId(other)} (${typeof other}): ids must match exactly`);
+        if (call?.id === other) {
+          this.fail({ kind: 'protocol', message: oneLine(`${call.method} was answered with id ${showId(id)}, not our id ${showId(other)}`, this.secrets) });
+        }
+      } else {
+        this.violation('unknown-id', `an answer to id ${showId(id)}, which the harness never sent`);
+      }
+      return false;
+    }
+    const digest = createHash('sha256')
+      .update(text ?? JSON.stringify(message))
+      .digest('hex');
+    if (sent.answered !== undefined) {
+      const same = sent.answered === digest ? 'identical' : 'different';
+      this.violation('duplicate-response', `a second (${same}) answer to our ${sent.method} request id ${showId(id)}; only the first counts`);
+      return false;
+    }
+    sent.answered = digest;
+    this.noteAnswer(message, id, bytes);
+    return true;
+  }
+
+  /** The pending call's own answer, exactly as parsed from the wire (malformed → a protocol failure now). */
+  private noteAnswer(message: Record<string, unknown>, id: string | number, bytes: number | undefined): void {
+    const call = this.current;
+    if (!call || call.id !== id || call.raw) return;
     const parsed = JSONRPCMessageSchema.safeParse(message);
     if (!parsed.success) {
       this.fail({

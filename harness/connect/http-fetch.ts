@@ -7,7 +7,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { HttpObservation } from '../capture/exchange.ts';
 import { type CallTracker, rpcInfo } from './call-tracker.ts';
-import { failure, oneLine, OversizeError } from './failure.ts';
+import { classify, failure, oneLine, OversizeError } from './failure.ts';
 import { SseTap } from './sse-tap.ts';
 
 export interface CappedFetchOptions {
@@ -26,8 +26,15 @@ export interface CappedFetch {
   close(): Promise<void>;
 }
 
-/** How much of a non-2xx body feeds the failure message. */
+/** How much of a non-2xx body is read for the failure message and the observation. */
 const ERROR_SNIPPET_BYTES = 4096;
+/** Characters of a non-2xx body (and of a WWW-Authenticate header) kept in messages and observations. */
+const EXCERPT_CHARS = 200;
+/**
+ * Sockets per agent origin. The call's own stream holds one; our answers to server-to-client requests
+ * (pings …) queue on the others instead of opening one connection each.
+ */
+export const MAX_CONNECTIONS_PER_ORIGIN = 4;
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 export function mediaType(contentType: string | null): string {
@@ -43,6 +50,7 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
     headersTimeout: slack,
     bodyTimeout: slack,
     keepAliveTimeout: 10_000,
+    connections: MAX_CONNECTIONS_PER_ORIGIN,
   });
 
   const capped: FetchLike = async (url, init) => {
@@ -63,7 +71,10 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
     const call = info.method !== undefined ? tracker.isPending(info.id) : undefined;
     // The handshake's closing notification belongs to initialize's budget: a seller that never answers
     // its POST must not hold connect() open past the connect timeout.
-    const owner = call ?? (info.method === 'notifications/initialized' && tracker.current?.method === 'initialize' ? tracker.current : undefined);
+    // Our answer to a server-to-client request belongs to the call in flight: it ends with the call.
+    const handshake = info.method === 'notifications/initialized' && tracker.current?.method === 'initialize';
+    const answer = info.method === undefined && info.id !== undefined;
+    const owner = call ?? (handshake || answer ? tracker.current : undefined);
     const signals = [init?.signal, owner?.wire.signal, AbortSignal.timeout(slack)].filter((s): s is AbortSignal => !!s);
 
     // A network error propagates to the SDK request and is classified from its rejection.
@@ -94,10 +105,20 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
 
     if (response.status < 200 || response.status > 299) {
       const snippet = source ? await readUpTo(source, Math.min(ERROR_SNIPPET_BYTES, maxBytes)) : '';
+      // What the seller said, so a 401/404/5xx reads as itself (bounded, one line, redacted).
+      const excerpt = snippet.trim() ? oneLine(snippet, secrets, EXCERPT_CHARS) : undefined;
+      const challenge = response.status === 401 ? response.headers.get('www-authenticate') : null;
+      const wwwAuthenticate = challenge !== null ? oneLine(challenge, secrets, EXCERPT_CHARS) : undefined;
+      if (excerpt !== undefined) observation.bodyExcerpt = excerpt;
+      if (wwwAuthenticate !== undefined) observation.wwwAuthenticate = wwwAuthenticate;
       if (call) {
-        const shown = snippet ? `: ${oneLine(snippet, secrets, 160)}` : '';
+        const shown = [
+          wwwAuthenticate !== undefined ? `WWW-Authenticate: ${wwwAuthenticate}` : response.status === 401 ? 'no WWW-Authenticate header' : '',
+          excerpt !== undefined ? `body: ${excerpt}` : '',
+        ].filter(Boolean);
+        const what = `${call.method} got HTTP ${response.status} (${contentType ?? 'no content type'})`;
         tracker.fail(
-          failure('http-status', `HTTP ${response.status} (${contentType ?? 'no content type'})${shown}`, secrets, {
+          failure('http-status', shown.length ? `${what}; ${shown.join('; ')}` : what, secrets, {
             httpStatus: response.status,
             contentType,
           }),
@@ -112,15 +133,20 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
     }
     if (type === 'application/json') {
       const text = await readCapped(source, maxBytes, (seen) => onOversize(call, seen));
-      tapJson(text, tracker);
-      return new Response(text, init2);
+      // The SDK reads only what the gate admitted ('[]' when it withheld everything: a batch, a wrong id).
+      return new Response(gateJson(text, tracker) ? text : '[]', init2);
     }
     if (type === 'text/event-stream') {
-      const tap = new SseTap((data) => tapData(data, tracker));
+      const tap = new SseTap((data) => gateData(data, tracker));
+      const encoder = new TextEncoder();
       const stream = cappedStream(source, maxBytes, {
-        chunk: (c) => tap.push(c),
-        done: () => tap.end(),
+        chunk: (c) => encoder.encode(tap.push(c)),
+        done: () => onStreamEnd(call, tap.end()),
         oversize: (seen) => onOversize(call, seen),
+        // The stream broke mid-answer (not by our own abort at the call's end): the call is over now.
+        broken: (err) => {
+          if (call && !call.wire.signal.aborted) tracker.fail(classify(err, secrets), call);
+        },
       });
       return new Response(stream, init2);
     }
@@ -138,6 +164,21 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
     return new Response(null, init2);
   };
 
+  /**
+   * The call's SSE stream ended. Without its answer the call fails now, not at its timeout: the SDK
+   * would wait (it cannot resume a stream: the harness opens no GET stream). An event left open at the
+   * end is never an answer (the SDK's client discards it too). After the answer the stream is released,
+   * so what follows it is not read.
+   */
+  function onStreamEnd(call: ReturnType<CallTracker['isPending']>, open: string | undefined): void {
+    if (!call || call.raw) return;
+    const message =
+      open !== undefined
+        ? `${call.method}: the final SSE event was never terminated by a blank line (the stream ended inside it), so it is not an answer`
+        : `${call.method}: the SSE stream ended without an answer`;
+    tracker.fail(failure(open !== undefined ? 'protocol' : 'closed', message, secrets), call);
+  }
+
   /** Only the tracked call's own response can fail it (a stray body of a notification cannot). */
   function onOversize(call: ReturnType<CallTracker['isPending']>, seen: number): void {
     if (!call) return;
@@ -153,24 +194,26 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
   };
 }
 
-function tapJson(text: string, tracker: CallTracker): void {
+/** Whether the SDK may read a JSON body (the tracker records its answer or the rule it breaks). */
+function gateJson(text: string, tracker: CallTracker): boolean {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return; // the SDK reports the parse error itself
+    return true; // the SDK reports the parse error itself
   }
-  const bytes = Buffer.byteLength(text);
-  if (Array.isArray(parsed)) for (const m of parsed) tracker.noteIncoming(m, undefined);
-  else tracker.noteIncoming(parsed, bytes);
+  return tracker.admit(parsed, Buffer.byteLength(text), text);
 }
 
-function tapData(data: string, tracker: CallTracker): void {
+/** Whether the SDK may see one SSE message event's data. */
+function gateData(data: string, tracker: CallTracker): boolean {
+  let parsed: unknown;
   try {
-    tracker.noteIncoming(JSON.parse(data), Buffer.byteLength(data));
+    parsed = JSON.parse(data);
   } catch {
-    /* not JSON: the SDK reports it */
+    return true; // not JSON: the SDK reports it
   }
+  return tracker.admit(parsed, Buffer.byteLength(data), data);
 }
 
 /** Read a whole body, failing with OversizeError (and cancelling the socket) past `maxBytes`. */
@@ -212,11 +255,14 @@ async function readUpTo(source: ReadableStream<Uint8Array>, limit: number): Prom
   return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
 
-/** A pull-driven copy of `source` that errors past `maxBytes` (no read-ahead: memory stays one chunk). */
+/**
+ * A pull-driven copy of `source`, through `chunk` (which returns what the reader may see), that errors
+ * past `maxBytes` (no read-ahead: memory stays one chunk).
+ */
 export function cappedStream(
   source: ReadableStream<Uint8Array>,
   maxBytes: number,
-  hooks: { chunk(c: Uint8Array): void; done(): void; oversize(seen: number): void },
+  hooks: { chunk(c: Uint8Array): Uint8Array; done(): void; oversize(seen: number): void; broken?(err: unknown): void },
 ): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   let seen = 0;
@@ -224,22 +270,25 @@ export function cappedStream(
     {
       async pull(controller) {
         try {
-          const { done, value } = await reader.read();
-          if (done) {
-            hooks.done();
-            controller.close();
-            return;
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) {
+              hooks.done();
+              controller.close();
+              return;
+            }
+            seen += value.byteLength;
+            if (seen > maxBytes) {
+              reader.cancel().catch(() => {});
+              hooks.oversize(seen);
+              controller.error(new OversizeError(seen, maxBytes));
+              return;
+            }
+            const out = hooks.chunk(value);
+            if (out.byteLength > 0) return controller.enqueue(out);
           }
-          seen += value.byteLength;
-          if (seen > maxBytes) {
-            reader.cancel().catch(() => {});
-            hooks.oversize(seen);
-            controller.error(new OversizeError(seen, maxBytes));
-            return;
-          }
-          hooks.chunk(value);
-          controller.enqueue(value);
         } catch (err) {
+          hooks.broken?.(err);
           controller.error(err);
         }
       },

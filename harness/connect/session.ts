@@ -12,7 +12,7 @@ import type { HttpObservation } from '../capture/exchange.ts';
 import type { AgentConfig } from '../config/types.ts';
 import type { CallTracker } from './call-tracker.ts';
 import { createCappedFetch } from './http-fetch.ts';
-import { HarnessStdioTransport } from './stdio-transport.ts';
+import { HarnessStdioTransport, MAX_PENDING_STDIN_BYTES } from './stdio-transport.ts';
 
 export const CLIENT_INFO = { name: 'adcp-conformance', version: '0.1.0' } as const;
 export const MAX_HTTP_OBSERVATIONS = 500;
@@ -71,13 +71,19 @@ export function openTransport(agent: AgentConfig, tracker: CallTracker): Omit<Se
       ...(agent.cwd !== undefined ? { cwd: agent.cwd } : {}),
       maxBytes: agent.maxBytes,
       secrets: agent.secrets,
-      onRaw: (value, bytes) => tracker.noteIncoming(value, bytes),
+      onRaw: (value, bytes, text) => tracker.admit(value, bytes, text),
       onExit: (exit) => {
         const call = tracker.current;
         if (call) {
           const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
           tracker.fail({ kind: 'closed', message: `the server process exited (${how}) before answering ${call.method}` }, call);
         }
+      },
+      onStdinStalled: (pending) => {
+        const call = tracker.current;
+        const what = call ? `${call.method} failed: ` : '';
+        const why = `the seller stopped reading its stdin (${pending} bytes of our messages pending, limit ${MAX_PENDING_STDIN_BYTES})`;
+        tracker.fail({ kind: 'closed', message: `${what}${why}; its process group was killed` });
       },
       onOversize: (seen) => {
         const call = tracker.current;

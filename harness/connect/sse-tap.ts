@@ -1,65 +1,68 @@
-// A minimal Server-Sent Events reader used only to SEE the raw JSON-RPC messages of a response while the
-// SDK reads the same bytes (the SDK's own parser hands us zod-parsed copies, or nothing when they fail
-// its schema). Follows the WHATWG event-stream rules for `data:` / `event:` fields. Its buffers are
-// bounded by the byte cap the caller enforces on the whole body.
+// The SSE body of a streamable-HTTP answer, parsed with the maintained WHATWG parser (eventsource-parser,
+// the one the SDK itself uses) BEFORE the SDK reads it: each `message` event's data goes to `admit`
+// (the raw tap and the JSON-RPC gate), and only the events it admits are re-serialized for the SDK.
+// An event is dispatched only when a blank line closes it: one still open when the stream ends is not an
+// answer (the SDK's client discards it), so it is never admitted; `end()` returns it for the record.
+// Buffers are bounded by the byte cap the caller enforces on the whole body.
+import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 
 export class SseTap {
   private readonly decoder = new TextDecoder();
-  private pending = '';
-  private data: string[] = [];
-  private event = '';
-  private sawCr = false;
+  private readonly parser: EventSourceParser;
+  /** Re-serialized admitted events not yet handed to the reader. */
+  private out: string[] = [];
+  private ending = false;
+  private unterminated: string | undefined;
 
-  constructor(private readonly onMessage: (data: string) => void) {}
-
-  push(chunk: Uint8Array): void {
-    this.feed(this.decoder.decode(chunk, { stream: true }));
+  /** `admit` sees the data of each `message` event and says whether the SDK may see it. */
+  constructor(private readonly admit: (data: string) => boolean) {
+    this.parser = createParser({ onEvent: (e) => this.onEvent(e) });
   }
 
-  end(): void {
-    this.feed(this.decoder.decode());
-    if (this.pending) this.line(this.pending);
-    this.pending = '';
-    this.dispatch();
+  /** Feed one chunk of the body; returns the SSE text the SDK may read (possibly empty). */
+  push(chunk: Uint8Array): string {
+    this.parser.feed(this.decoder.decode(chunk, { stream: true }));
+    return this.take();
   }
 
-  private feed(text: string): void {
-    let start = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10 /* \n */ && this.sawCr) {
-        // second half of a CRLF pair
-        this.sawCr = false;
-        start = i + 1;
-        continue;
-      }
-      this.sawCr = false;
-      if (c === 10 || c === 13) {
-        this.line(this.pending + text.slice(start, i));
-        this.pending = '';
-        start = i + 1;
-        this.sawCr = c === 13;
-      }
+  /**
+   * The body ended. Returns the data of an event that was still open (no blank line after it), which
+   * was NOT admitted, or undefined when the stream ended cleanly.
+   */
+  end(): string | undefined {
+    const rest = this.decoder.decode();
+    if (rest) this.parser.feed(rest);
+    this.out = [];
+    // Closing the open event by hand shows what it held; `ending` keeps it from being admitted.
+    this.ending = true;
+    this.parser.feed('\n\n');
+    this.parser.reset();
+    return this.unterminated;
+  }
+
+  private take(): string {
+    if (this.out.length === 0) return '';
+    const text = this.out.join('');
+    this.out = [];
+    return text;
+  }
+
+  private onEvent(e: EventSourceMessage): void {
+    const isMessage = e.event === undefined || e.event === 'message';
+    if (this.ending) {
+      if (isMessage && e.data !== '') this.unterminated ??= e.data;
+      return;
     }
-    this.pending += text.slice(start);
+    if (isMessage && e.data !== '' && !this.admit(e.data)) return;
+    this.out.push(serialize(e));
   }
+}
 
-  private line(line: string): void {
-    if (line === '') return this.dispatch();
-    if (line.startsWith(':')) return; // comment / keep-alive
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') this.data.push(value);
-    else if (field === 'event') this.event = value;
-  }
-
-  private dispatch(): void {
-    const data = this.data.join('\n');
-    const event = this.event;
-    this.data = [];
-    this.event = '';
-    if (data && (event === '' || event === 'message')) this.onMessage(data);
-  }
+/** One event in wire form (the parser has already split lines, so no field holds a CR or LF but data's joins). */
+function serialize(e: EventSourceMessage): string {
+  let text = '';
+  if (e.id !== undefined) text += `id: ${e.id}\n`;
+  if (e.event !== undefined) text += `event: ${e.event}\n`;
+  for (const line of e.data.split('\n')) text += `data: ${line}\n`;
+  return `${text}\n`;
 }

@@ -3,8 +3,10 @@
 // line is lost), buffers without regard for our byte cap and kills the server when a line is too long,
 // and spawns with stderr inherited. This one keeps the SDK's framing (one JSON-RPC message per line)
 // and its safe default environment, and adds: raw tap of every line, junk-line capture, a per-line
-// byte cap that cuts the line (not the session), a bounded stderr tail, and a reaping close().
+// byte cap that cuts the line (not the session), a bounded stderr tail and per-call stderr windows, a
+// bound on what may wait in the server's stdin, readable start-up failures, and a reaping close().
 import { type ChildProcess, spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -16,6 +18,10 @@ export const MAX_JUNK_LINES = 50;
 export const MAX_JUNK_LINE_CHARS = 300;
 /** How long after the server process exits its stdout may stay open (held by a child) before we stop waiting. */
 export const EXIT_CLOSE_WAIT_MS = 200;
+/** Our messages waiting in a server's stdin; past it the server is not reading, and is killed. */
+export const MAX_PENDING_STDIN_BYTES = 4 * 1024 * 1024;
+/** Characters of stderr kept per call window. */
+export const STDERR_DURING_CHARS = 4096;
 
 export interface StdioTransportOptions {
   command: string;
@@ -28,12 +34,17 @@ export interface StdioTransportOptions {
    * cut would otherwise survive the later redaction in part.
    */
   secrets?: readonly string[];
-  /** Every parsed stdout line (raw JSON), before any schema sees it, with its UTF-8 size. */
-  onRaw(value: unknown, bytes: number): void;
+  /**
+   * Every parsed stdout message (a JSON object, or an array of objects: a batch), before any schema or
+   * the SDK sees it, with its UTF-8 size. Returns whether the SDK may see it.
+   */
+  onRaw(value: unknown, bytes: number, text: string): boolean;
   /** A stdout line passed the byte cap; the rest of the line is discarded. */
   onOversize(bytesSeen: number): void;
   /** The process exited on its own (a crash, or an exit mid-run). Called before onclose. */
   onExit?(exit: { code: number | null; signal: string | null }): void;
+  /** The server stopped reading its stdin (MAX_PENDING_STDIN_BYTES pending); its process group is being killed. */
+  onStdinStalled?(pendingBytes: number): void;
   /** How long close() waits at each step (stdin closed → SIGTERM → SIGKILL). */
   graceMs?: number;
 }
@@ -46,6 +57,10 @@ export class HarnessStdioTransport implements Transport {
   readonly stdoutJunk: string[] = [];
   /** Set when the process exited on its own (not through close()). */
   exit?: { code: number | null; signal: string | null };
+  /** Whether the process was spawned at all (false: not found, not executable, bad cwd …). */
+  spawned = false;
+  /** Set when the harness killed the server for a reason of its own (it stopped reading its stdin). */
+  killedBecause?: string;
 
   private child?: ChildProcess;
   private closing = false;
@@ -57,15 +72,45 @@ export class HarnessStdioTransport implements Transport {
   private lineChunks: Buffer[] = [];
   private lineBytes = 0;
   private discarding = false;
+  /** Open per-call stderr windows (see stderrWindow). */
+  private readonly windows = new Set<{ text: string; cut: boolean }>();
+  private exited?: Promise<void>;
 
   constructor(private readonly opts: StdioTransportOptions) {}
+
+  /** The longest secret's length minus one: how many characters a secret cut at a boundary can leave. */
+  private secretReach(): number {
+    return Math.max(0, (usableSecrets(this.opts.secrets ?? [])[0]?.length ?? 1) - 1);
+  }
 
   /** The stderr tail, redacted; once the tail was cut, the characters a cut secret could occupy are dropped. */
   get stderr(): string {
     const secrets = usableSecrets(this.opts.secrets ?? []);
     // A secret that began before the cut point ends within the first (longest - 1) characters.
-    const tail = this.stderrCut ? this.stderrTail.slice(Math.max(0, (secrets[0]?.length ?? 1) - 1)) : this.stderrTail;
+    const tail = this.stderrCut ? this.stderrTail.slice(this.secretReach()) : this.stderrTail;
     return redact(tail, secrets);
+  }
+
+  /**
+   * Collect what the server writes on stderr from now on; the returned function stops collecting and
+   * gives it (bounded, redacted), or undefined when nothing but whitespace came.
+   */
+  stderrWindow(): () => string | undefined {
+    const window = { text: '', cut: false };
+    this.windows.add(window);
+    return () => {
+      this.windows.delete(window);
+      // Cut, then drop the characters a secret crossing the cut could occupy, then redact the rest.
+      const kept = window.cut ? window.text.slice(0, Math.max(0, STDERR_DURING_CHARS - this.secretReach())) : window.text;
+      const text = redact(kept, this.opts.secrets ?? []);
+      if (text.trim() === '') return undefined;
+      return window.cut ? `${text}…` : text;
+    };
+  }
+
+  /** Resolves when the process has exited, or after `ms`. */
+  waitExit(ms: number): Promise<void> {
+    return Promise.race([this.exited ?? Promise.resolve(), new Promise<void>((r) => setTimeout(r, ms).unref())]);
   }
 
   get pid(): number | undefined {
@@ -84,14 +129,14 @@ export class HarnessStdioTransport implements Transport {
         detached: true,
       });
       this.child = child;
-      let spawned = false;
       this.closed = new Promise((done) => child.once('close', () => done()));
+      this.exited = new Promise((done) => child.once('exit', () => done()));
       child.once('spawn', () => {
-        spawned = true;
+        this.spawned = true;
         resolve();
       });
       child.once('error', (err) => {
-        if (!spawned) reject(err);
+        if (!this.spawned) reject(this.startError(err));
         else this.onerror?.(err);
       });
       let ended = false;
@@ -123,10 +168,40 @@ export class HarnessStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
+    if (this.killedBecause) return Promise.reject(new Error(`Not connected: the harness killed the server (${this.killedBecause})`));
     if (!stdin || stdin.destroyed || !stdin.writable) return Promise.reject(new Error('Not connected: the server process has closed its stdin'));
+    const line = JSON.stringify(message) + '\n';
+    // A server that stops reading its stdin (while, say, flooding us with requests to answer) would
+    // otherwise make this buffer grow without bound.
+    const pending = stdin.writableLength + Buffer.byteLength(line);
+    if (pending > MAX_PENDING_STDIN_BYTES) {
+      this.stalled(pending);
+      return Promise.reject(new Error(`the server stopped reading its stdin (${pending} bytes pending)`));
+    }
     return new Promise((resolve, reject) => {
-      stdin.write(JSON.stringify(message) + '\n', (err) => (err ? reject(err) : resolve()));
+      stdin.write(line, (err) => (err ? reject(err) : resolve()));
     });
+  }
+
+  private stalled(pending: number): void {
+    if (this.killedBecause) return;
+    this.killedBecause = `it stopped reading its stdin: more than ${MAX_PENDING_STDIN_BYTES} bytes of our messages were pending`;
+    this.opts.onStdinStalled?.(pending);
+    this.kill('SIGKILL');
+    this.child?.stdin?.destroy();
+  }
+
+  /** A spawn failure in words (the command line may carry secrets: the caller redacts). */
+  private startError(err: Error): Error {
+    const code = (err as NodeJS.ErrnoException).code;
+    const { command, cwd } = this.opts;
+    let why: string;
+    if (code === 'ENOENT' && cwd !== undefined && !isDirectory(cwd)) why = `its working directory ${cwd} does not exist`;
+    else if (code === 'ENOENT') why = `the command ${command} was not found`;
+    else if (code === 'EACCES') why = `the command ${command} is not executable (permission denied)`;
+    else why = err.message;
+    // The code rides along: the failure classifier prefixes it ("ENOENT: the server could not be started: …").
+    return Object.assign(new Error(`the server could not be started: ${why}`), { code });
   }
 
   /** End stdin, then SIGTERM, then SIGKILL the process group; resolves once the process is reaped. */
@@ -172,7 +247,16 @@ export class HarnessStdioTransport implements Transport {
   }
 
   private onStderr(chunk: Buffer): void {
-    this.stderrTail += this.stderrDecoder.write(chunk);
+    const text = this.stderrDecoder.write(chunk);
+    for (const w of this.windows) {
+      if (w.cut) continue;
+      w.text += text;
+      if (w.text.length > STDERR_DURING_CHARS) {
+        w.text = w.text.slice(0, STDERR_DURING_CHARS);
+        w.cut = true;
+      }
+    }
+    this.stderrTail += text;
     if (this.stderrTail.length > STDERR_TAIL_BYTES) {
       this.stderrTail = this.stderrTail.slice(-STDERR_TAIL_BYTES);
       this.stderrCut = true;
@@ -220,17 +304,22 @@ export class HarnessStdioTransport implements Transport {
       this.junk(text);
       return;
     }
+    if (isBatch(value)) {
+      this.opts.onRaw(value, bytes, text); // recorded as a protocol violation, never handed to the SDK
+      return;
+    }
     if (!value || typeof value !== 'object' || Array.isArray(value)) {
       this.junk(text);
       return;
     }
     // Any JSON object goes to the tap first: an answer with our id but a wrong `jsonrpc` is a malformed
     // response (a protocol failure now), not a line to ignore until the call times out.
-    this.opts.onRaw(value, bytes);
+    const admitted = this.opts.onRaw(value, bytes, text);
     if ((value as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
       this.junk(text);
       return;
     }
+    if (!admitted) return;
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (parsed.success) this.onmessage?.(parsed.data);
     else this.onerror?.(new Error(`malformed JSON-RPC message on stdout: ${parsed.error.issues[0]?.message ?? 'invalid'}`));
@@ -240,5 +329,18 @@ export class HarnessStdioTransport implements Transport {
     if (this.stdoutJunk.length >= MAX_JUNK_LINES) return;
     const clean = redact(line, this.opts.secrets ?? []); // before the cut, so no part of a secret survives
     this.stdoutJunk.push(clean.length > MAX_JUNK_LINE_CHARS ? `${clean.slice(0, MAX_JUNK_LINE_CHARS)}…` : clean);
+  }
+}
+
+/** A JSON array of JSON-RPC messages (a batch), as opposed to a log line that happens to be an array. */
+function isBatch(value: unknown): value is unknown[] {
+  return Array.isArray(value) && value.length > 0 && value.every((m) => m !== null && typeof m === 'object' && (m as { jsonrpc?: unknown }).jsonrpc === '2.0');
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }

@@ -28,6 +28,7 @@ describe.each(['json', 'sse'] as const)('http (%s): official SDK seller', (mode)
       }
       expect(capture.http?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
       expect(capture.http?.observations[0]).toMatchObject({ method: 'initialize', status: 200 });
+      expect(capture.protocolViolations).toEqual([]);
     } finally {
       await server.close();
     }

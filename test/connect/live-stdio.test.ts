@@ -36,7 +36,8 @@ describe('stdio: official SDK seller', () => {
     expect(structured(capture.exchanges[0])['context']).toEqual(capture.exchanges[0]!.request.arguments['context']);
     const invalid = capture.exchanges[2]!;
     expect(invalid.outcome).toMatchObject({ kind: 'result', result: { isError: true, structuredContent: { adcp_error: { code: 'VALIDATION_ERROR' } } } });
-    expect(capture.stdio).toEqual({ stdoutJunk: [], stderrTail: '' });
+    expect(capture.stdio).toEqual({ spawned: true, stdoutJunk: [], stderrTail: '' });
+    expect(capture.protocolViolations).toEqual([]);
     expect(capture.aborted).toBeUndefined();
   });
 });

@@ -34,14 +34,35 @@ describe('PermissiveResult', () => {
 });
 
 describe('SseTap', () => {
-  test('yields data of message events across chunk boundaries, CRLF and multi-line data; skips comments and other events', () => {
+  test('admits data of message events across chunk boundaries, CRLF and multi-line data; skips comments and other events', () => {
     const got: string[] = [];
-    const tap = new SseTap((d) => got.push(d));
+    let forwarded = '';
+    const tap = new SseTap((d) => got.push(d) > 0);
     const enc = new TextEncoder();
     const stream = ': keep-alive\r\nid: 1\r\ndata: {"a":\r\n\r\nevent: ping\ndata: x\n\nevent: message\ndata: {"b":\ndata: 2}\n\ndata: é';
-    for (const ch of enc.encode(stream)) tap.push(new Uint8Array([ch])); // one byte at a time
-    tap.end();
-    expect(got).toEqual(['{"a":', '{"b":\n2}', 'é']);
+    for (const ch of enc.encode(stream)) forwarded += tap.push(new Uint8Array([ch])); // one byte at a time
+    // The last event has no closing blank line: it is not dispatched, and end() hands it back as unterminated.
+    expect(tap.end()).toBe('é');
+    expect(got).toEqual(['{"a":', '{"b":\n2}']);
+    // What the SDK reads: the admitted events re-serialized (the ping event passes untouched; comments are dropped).
+    expect(forwarded).toBe('id: 1\ndata: {"a":\n\nevent: ping\ndata: x\n\nevent: message\ndata: {"b":\ndata: 2}\n\n');
+  });
+
+  test('an event the gate refuses never reaches the SDK; a stream ending on a closed event has nothing unterminated', () => {
+    const tap = new SseTap((d) => d !== 'drop');
+    const out = tap.push(new TextEncoder().encode('data: drop\n\ndata: keep\n\n'));
+    expect(out).toBe('data: keep\n\n');
+    expect(tap.end()).toBeUndefined();
+  });
+
+  test('a final event closed by one newline only (no blank line) is unterminated, CR line ends too', () => {
+    for (const tail of ['data: {"x":1}\n', 'data: {"x":1}\r', 'data: {"x":1}\r\n']) {
+      const got: string[] = [];
+      const tap = new SseTap((d) => got.push(d) > 0);
+      tap.push(new TextEncoder().encode(tail));
+      expect(tap.end()).toBe('{"x":1}');
+      expect(got).toEqual([]);
+    }
   });
 });
 
