@@ -1,0 +1,65 @@
+// Adding a check is adding one module (and its fault): in a scratch copy of the project, drop in a
+// made-up check and the fault that proves it — no other file touched — and see the check in
+// `checks --json`, in a run's report.json and JUnit, and in the self-test matrix.
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'add-a-check');
+const COPIED = ['bin', 'harness', 'sellers', 'suites', 'config', 'package.json', 'tsconfig.json', 'vitest.config.ts', join('test', 'matrix')];
+
+let copy: string;
+
+beforeAll(async () => {
+  copy = await mkdtemp(join(tmpdir(), 'adcp-add-a-check-'));
+  for (const entry of COPIED) await cp(join(ROOT, entry), join(copy, entry), { recursive: true });
+  await symlink(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  await cp(join(FIXTURES, 'check.ts.txt'), join(copy, 'harness', 'checks', 'envelope', 'made-up-marker.ts'));
+  await cp(join(FIXTURES, 'fault.ts.txt'), join(copy, 'sellers', 'faults', 'made-up-marker.ts'));
+}, 60_000);
+
+afterAll(async () => {
+  if (copy) await rm(copy, { recursive: true, force: true });
+});
+
+const cli = (...args: string[]) => run(process.execPath, [join(copy, 'bin', 'adcp-conformance.js'), ...args], { cwd: copy, env: { ...process.env, CI: '1', NO_COLOR: '1' }, maxBuffer: 32 * 1024 * 1024 });
+
+describe('a new check and its fault, one file each', () => {
+  test('`checks --json` lists it, with the fault that proves it', async () => {
+    const { stdout } = await cli('checks', '--json');
+    const rows = JSON.parse(stdout) as Array<{ id: string; severity: string; faults: string[] }>;
+    expect(rows.find((r) => r.id === 'envelope.made-up-marker')).toMatchObject({ severity: 'SHOULD', faults: ['made-up-marker'] });
+  }, 60_000);
+
+  test("a run against the seller with the fault reports it in report.json and JUnit", async () => {
+    const out = join(copy, 'out');
+    const config = join(copy, 'agents.json');
+    const seller = join(copy, 'sellers', 'reference-seller.js');
+    await writeFile(config, JSON.stringify({ agents: [{ name: 'marked', transport: 'stdio', command: process.execPath, args: [seller, '--transport', 'stdio', '--fault', 'made-up-marker'] }] }));
+    await cli('run', '--config', config, '--out', out).catch((err: { code?: number }) => {
+      if (err.code !== 0 && err.code !== 1) throw err as Error;
+    });
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { agents: Array<{ outcomes: Array<{ check: string; tool: string; status: string }> }> };
+    const mine = report.agents[0]!.outcomes.filter((o) => o.check === 'envelope.made-up-marker');
+    expect(mine.find((o) => o.tool === 'get_products')).toMatchObject({ status: 'warn' });
+    const junit = await readFile(join(out, 'junit.xml'), 'utf8');
+    expect(junit).toContain('envelope.made-up-marker › get_products');
+  }, 120_000);
+
+  test('the matrix runs its fault and holds it to the declared status', async () => {
+    const { stdout, stderr } = await run(process.execPath, [join(copy, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'test/matrix', '--reporter=verbose'], {
+      cwd: copy,
+      env: { ...process.env, CI: '1', NO_COLOR: '1', ADCP_MATRIX_FAULTS: 'made-up-marker' },
+      maxBuffer: 32 * 1024 * 1024,
+    });
+    const text = stdout + stderr;
+    expect(text).toMatch(/made-up-marker over stdio/);
+    expect(text).toMatch(/Tests\s+\d+ passed/);
+    expect(text).not.toMatch(/failed/);
+  }, 240_000);
+});
