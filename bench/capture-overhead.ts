@@ -58,7 +58,8 @@ const cpuNow = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
-const own = (v: unknown, k: string): unknown => (v !== null && typeof v === 'object' && Object.hasOwn(v, k) ? (v as Record<string, unknown>)[k] : undefined);
+const own = (v: unknown, k: string): unknown =>
+  v !== null && typeof v === 'object' && Object.hasOwn(v, k) ? (v as Record<string, unknown>)[k] : undefined;
 
 interface Target {
   label: string;
@@ -108,7 +109,17 @@ async function rawSession(target: Target, idiomatic: boolean): Promise<Sample> {
   if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => {});
   await client.close();
   const t4 = performance.now();
-  return { wall: t4 - t0, connect: t1 - t0, list: t2 - t1, calls: t3 - t2, close: t4 - t3, cpu: cpuNow() - c0, callsCpu: c3 - c2, nCalls: probes.length, errors };
+  return {
+    wall: t4 - t0,
+    connect: t1 - t0,
+    list: t2 - t1,
+    calls: t3 - t2,
+    close: t4 - t3,
+    cpu: cpuNow() - c0,
+    callsCpu: c3 - c2,
+    nCalls: probes.length,
+    errors,
+  };
 }
 
 async function harnessSession(target: Target): Promise<Sample> {
@@ -123,7 +134,8 @@ async function harnessSession(target: Target): Promise<Sample> {
   const firstCall = at((s) => s.startsWith('call '));
   const close = at((s) => s === 'close');
   const done = at((s) => s === 'done');
-  if (!capture.initialize.ok || !list || !firstCall || !close || !done) throw new Error(`harness session incomplete: ${JSON.stringify(capture.initialize)} ${JSON.stringify(capture.aborted)}`);
+  if (!capture.initialize.ok || !list || !firstCall || !close || !done)
+    throw new Error(`harness session incomplete: ${JSON.stringify(capture.initialize)} ${JSON.stringify(capture.aborted)}`);
   return {
     wall: t4 - t0,
     connect: list.t - t0,
@@ -163,33 +175,55 @@ async function bench(target: Target, rounds: number): Promise<Row[]> {
   return VARIANTS.map((variant) => {
     const xs = samples.get(variant)!;
     const keys = Object.keys(xs[0]!) as Array<keyof Sample>;
-    return { target: target.label, variant, n: xs.length, s: Object.fromEntries(keys.map((k) => [k, median(xs.map((x) => x[k]))])) as Row['s'] };
+    return {
+      target: target.label,
+      variant,
+      n: xs.length,
+      s: Object.fromEntries(keys.map((k) => [k, median(xs.map((x) => x[k]))])) as Row['s'],
+    };
   });
 }
 
 const base = { timeouts: DEFAULT_TIMEOUTS, production: false, sandbox: true, maxBytes: DEFAULT_MAX_BYTES, secrets: [] as string[] };
 const rows: Row[] = [];
 const started = performance.now();
-const loadBefore = loadavg().map((x) => x.toFixed(2)).join(' ');
+const loadBefore = loadavg()
+  .map((x) => x.toFixed(2))
+  .join(' ');
 
 {
   const { command, args } = stdioSellerCommand();
   const agent: AgentConfig = { ...base, name: 'bench-stdio', transport: 'stdio', command, args, env: {} };
-  rows.push(...(await bench({ label: 'stdio', agent, transport: () => new StdioClientTransport({ command, args, stderr: 'pipe' }) }, STDIO_ROUNDS)));
+  rows.push(
+    ...(await bench({ label: 'stdio', agent, transport: () => new StdioClientTransport({ command, args, stderr: 'pipe' }) }, STDIO_ROUNDS)),
+  );
 }
 for (const mode of WITH_SSE ? (['json', 'sse'] as const) : (['json'] as const)) {
   const seller = await startHttpSeller({ responseMode: mode });
   try {
     const agent: AgentConfig = { ...base, name: `bench-http-${mode}`, transport: 'http', url: seller.url, headers: {} };
-    rows.push(...(await bench({ label: `http ${mode}`, agent, transport: () => new StreamableHTTPClientTransport(new URL(seller.url)) }, HTTP_ROUNDS)));
+    rows.push(
+      ...(await bench(
+        { label: `http ${mode}`, agent, transport: () => new StreamableHTTPClientTransport(new URL(seller.url)) },
+        HTTP_ROUNDS,
+      )),
+    );
   } finally {
     await seller.close();
   }
 }
 
-console.log(`node ${process.version}, ${process.platform}/${process.arch}, ${cpus().length} CPUs; load ${loadBefore} → ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${Math.round((performance.now() - started) / 1000)} s`);
-console.log(`medians of ${STDIO_ROUNDS} (stdio) / ${HTTP_ROUNDS} (http) interleaved rounds; ms; "per call" = the probe phase / calls; ratios are harness / raw and harness / raw-req`);
-console.log('| transport | client | calls | session wall | connect+init | tools/list | per call wall | close | session CPU | per call CPU | ratio wall | ratio per-call wall | ratio CPU | ratio per-call CPU |');
+console.log(
+  `node ${process.version}, ${process.platform}/${process.arch}, ${cpus().length} CPUs; load ${loadBefore} → ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}; ${Math.round((performance.now() - started) / 1000)} s`,
+);
+console.log(
+  `medians of ${STDIO_ROUNDS} (stdio) / ${HTTP_ROUNDS} (http) interleaved rounds; ms; "per call" = the probe phase / calls; ratios are harness / raw and harness / raw-req`,
+);
+console.log(
+  '| transport | client | calls | session wall | connect+init | tools/list | per call wall | close | session CPU | per call CPU | ratio wall | ratio per-call wall | ratio CPU | ratio per-call CPU |',
+);
 console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const row of rows) {
   const { s } = row;
@@ -199,7 +233,8 @@ for (const row of rows) {
   const ratio = (k: 'wall' | 'cpu') => (row.variant === 'harness' ? `${(s[k] / raw[k]).toFixed(2)} / ${(s[k] / req[k]).toFixed(2)}` : '');
   const perCallCpu = (x: Row['s']) => x.callsCpu / Math.max(1, x.nCalls);
   const perCallWall = (x: Row['s']) => x.calls / Math.max(1, x.nCalls);
-  const ratioOf = (g: (x: Row['s']) => number) => (row.variant === 'harness' ? `${(g(s) / g(raw)).toFixed(2)} / ${(g(s) / g(req)).toFixed(2)}` : '');
+  const ratioOf = (g: (x: Row['s']) => number) =>
+    row.variant === 'harness' ? `${(g(s) / g(raw)).toFixed(2)} / ${(g(s) / g(req)).toFixed(2)}` : '';
   console.log(
     `| ${row.target} | ${row.variant} | ${s.nCalls}${s.errors ? ` (${s.errors} threw)` : ''} | ${f(s.wall)} | ${f(s.connect)} | ${f(s.list)} | ${f(perCallWall(s))} | ${f(s.close)} | ` +
       `${f(s.cpu)} | ${f(perCallCpu(s))} | ${ratio('wall')} | ${ratioOf(perCallWall)} | ${ratio('cpu')} | ${ratioOf(perCallCpu)} |`,

@@ -91,9 +91,21 @@ async function child(kind: 'raw' | 'harness', url: string): Promise<void> {
     await transport.terminateSession().catch(() => {});
     await client.close();
   } else {
-    const agent: HttpAgentConfig = { ...base, probes: [{ tool: 'huge', arguments: {} }], name: 'bench-child', transport: 'http', url, headers: {} };
+    const agent: HttpAgentConfig = {
+      ...base,
+      probes: [{ tool: 'huge', arguments: {} }],
+      name: 'bench-child',
+      transport: 'http',
+      url,
+      headers: {},
+    };
     const capture = await captureAgent(agent);
-    got = capture.exchanges.map((x) => `${x.outcome.kind === 'transport-error' ? x.outcome.failure.kind : x.outcome.kind}@${x.outcome.kind === 'transport-error' ? (x.outcome.failure.bytesSeen ?? '-') : (x.bytes ?? '-')}`).join(' ');
+    got = capture.exchanges
+      .map(
+        (x) =>
+          `${x.outcome.kind === 'transport-error' ? x.outcome.failure.kind : x.outcome.kind}@${x.outcome.kind === 'transport-error' ? (x.outcome.failure.bytesSeen ?? '-') : (x.bytes ?? '-')}`,
+      )
+      .join(' ');
   }
   const report: ChildReport = { rssBefore, maxRss: process.resourceUsage().maxRSS * 1024, ms: performance.now() - t0, got };
   process.stdout.write(`${JSON.stringify(report)}\n`);
@@ -128,7 +140,9 @@ async function runChild(kind: 'raw' | 'harness', url: string): Promise<{ report?
     timedOut = true;
     proc.kill('SIGKILL');
   }, CHILD_TIMEOUT_MS);
-  const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   clearTimeout(timer);
   clearInterval(poll);
   const line = stdout.trim().split('\n').pop() ?? '';
@@ -148,7 +162,9 @@ async function runChild(kind: 'raw' | 'harness', url: string): Promise<{ report?
 }
 
 async function compareChildren(): Promise<void> {
-  console.log(`\nraw SDK vs harness, one 200 MB answer each, in child processes (--max-old-space-size=${CHILD_HEAP_MB}, ${CHILD_TIMEOUT_MS / 1000} s timeout)`);
+  console.log(
+    `\nraw SDK vs harness, one 200 MB answer each, in child processes (--max-old-space-size=${CHILD_HEAP_MB}, ${CHILD_TIMEOUT_MS / 1000} s timeout)`,
+  );
   const modes = process.argv.includes('--no-raw-sse') ? (['json'] as const) : (['json', 'sse'] as const);
   for (const mode of modes) {
     const seller = await startHttpSeller(mode);
@@ -157,14 +173,17 @@ async function compareChildren(): Promise<void> {
       const r = await runChild('raw', seller.url);
       const line = (label: string, x: Awaited<ReturnType<typeof runChild>>) =>
         `${label.padEnd(12)} peak RSS ${(x.peak / MiB).toFixed(1)} MiB` +
-        (x.report ? ` (before the call ${(x.report.rssBefore / MiB).toFixed(1)} MiB, +${((x.peak - x.report.rssBefore) / MiB).toFixed(1)} MiB) · call ${Math.round(x.report.ms)} ms · ${x.report.got}` : '') +
+        (x.report
+          ? ` (before the call ${(x.report.rssBefore / MiB).toFixed(1)} MiB, +${((x.peak - x.report.rssBefore) / MiB).toFixed(1)} MiB) · call ${Math.round(x.report.ms)} ms · ${x.report.got}`
+          : '') +
         (x.why ? ` · ${x.why}` : '') +
         ` · child ${Math.round(x.ms)} ms`;
       console.log(`${mode} ${line('harness', h)}`);
       console.log(`${mode} ${line('raw SDK', r)}`);
       const growth = (x: Awaited<ReturnType<typeof runChild>>) => (x.report ? x.peak - x.report.rssBefore : NaN);
       console.log(
-        `${mode} ratio raw/harness: peak ${(r.peak / h.peak).toFixed(1)}× · growth ${(growth(r) / growth(h)).toFixed(0)}×` + (r.why ? ' (raw child did not finish: a lower bound)' : ''),
+        `${mode} ratio raw/harness: peak ${(r.peak / h.peak).toFixed(1)}× · growth ${(growth(r) / growth(h)).toFixed(0)}×` +
+          (r.why ? ' (raw child did not finish: a lower bound)' : ''),
       );
     } finally {
       seller.stop();
@@ -187,7 +206,14 @@ if (childAt >= 0) {
       seller.stop();
     }
   }
-  const stdio: StdioAgentConfig = { ...base, name: 'bench-stdio', transport: 'stdio', command: process.execPath, args: [SERVERS + 'hostile-stdio.mjs'], env: {} };
+  const stdio: StdioAgentConfig = {
+    ...base,
+    name: 'bench-stdio',
+    transport: 'stdio',
+    command: process.execPath,
+    args: [SERVERS + 'hostile-stdio.mjs'],
+    env: {},
+  };
   await measure('stdio', () => captureAgent(stdio));
   clearInterval(track);
   // getrusage's high-water mark sees spikes a 5 ms sampler can miss (it includes start-up, before any call).

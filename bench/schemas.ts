@@ -28,7 +28,11 @@ function minimal(task: (typeof TASKS)[number], v31: boolean): Record<string, unk
     list_creative_formats: { formats: [] },
     list_creatives: { query_summary: { total_matching: 0, returned: 0 }, pagination: { has_more: false }, creatives: [] },
     get_media_buys: { media_buys: [] },
-    get_media_buy_delivery: { reporting_period: { start: '2026-01-01T00:00:00Z', end: '2026-01-02T00:00:00Z' }, currency: 'USD', media_buy_deliveries: [] },
+    get_media_buy_delivery: {
+      reporting_period: { start: '2026-01-01T00:00:00Z', end: '2026-01-02T00:00:00Z' },
+      currency: 'USD',
+      media_buy_deliveries: [],
+    },
     get_signals: { signals: [] },
     create_media_buy: { media_buy_id: 'mb_1', packages: [] },
     sync_creatives: { creatives: [] },
@@ -110,7 +114,9 @@ async function benchTree(label: string, source: SchemaSource, version: string): 
       runs.push(performance.now() - s);
     }
     const warm = median(runs);
-    console.log(`| ${task} | ${ms(cold)} | ${ms(coldCpu)} | ${ms(warm)} | ${Math.round(cold / Math.max(warm, 1e-6)).toLocaleString('en-US')}× |`);
+    console.log(
+      `| ${task} | ${ms(cold)} | ${ms(coldCpu)} | ${ms(warm)} | ${Math.round(cold / Math.max(warm, 1e-6)).toLocaleString('en-US')}× |`,
+    );
   }
   console.log(`| all 9 tasks | ${ms(coldTotal)} | ${ms(coldCpuTotal)} | | |`);
 

@@ -132,7 +132,8 @@ export function locateAdcpError(outcome: ExchangeOutcome): LocatedError | null {
 export function acceptAdcpError(raw: unknown): { ok: true; error: Record<string, unknown> } | { ok: false; reason: string } {
   if (!isObject(raw)) return { ok: false, reason: `not an object (${raw === null ? 'null' : Array.isArray(raw) ? 'array' : typeof raw})` };
   const code = own(raw, 'code');
-  if (typeof code !== 'string') return { ok: false, reason: `code is ${code === undefined ? 'absent' : `not a string (${code === null ? 'null' : typeof code})`}` };
+  if (typeof code !== 'string')
+    return { ok: false, reason: `code is ${code === undefined ? 'absent' : `not a string (${code === null ? 'null' : typeof code})`}` };
   if (code.length === 0) return { ok: false, reason: 'code is empty' };
   if (code.length > MAX_CODE_LENGTH) return { ok: false, reason: `code is ${code.length} chars (max ${MAX_CODE_LENGTH})` };
   let serialized: string;

@@ -45,6 +45,11 @@ export function generateExpectedData(generator: unknown): unknown {
   if (typeof key !== 'string') throw new GeneratorError('expected_data_generator.repeat_field.key must be a string');
   const out: Record<string, unknown> = {};
   // defineProperty: a key named "__proto__" stays an own data key, as JSON.parse would make it
-  Object.defineProperty(out, key, { value: repeat(spec, 'expected_data_generator.repeat_field'), enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(out, key, {
+    value: repeat(spec, 'expected_data_generator.repeat_field'),
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
   return out;
 }

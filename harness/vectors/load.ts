@@ -12,11 +12,16 @@ export async function loadVectorFile(file: string): Promise<LoadedFile> {
   try {
     const info = await stat(file);
     if (!info.isFile()) return { ok: false, file, message: `${file}: not a file` };
-    if (info.size > MAX_VECTOR_FILE_BYTES) return { ok: false, file, message: `${file}: ${info.size} bytes, larger than ${MAX_VECTOR_FILE_BYTES}` };
+    if (info.size > MAX_VECTOR_FILE_BYTES)
+      return { ok: false, file, message: `${file}: ${info.size} bytes, larger than ${MAX_VECTOR_FILE_BYTES}` };
     text = await readFile(file, 'utf8');
   } catch (err) {
     const code = own(err, 'code');
-    return { ok: false, file, message: `${file}: cannot read (${typeof code === 'string' ? code : err instanceof Error ? err.message : String(err)})` };
+    return {
+      ok: false,
+      file,
+      message: `${file}: cannot read (${typeof code === 'string' ? code : err instanceof Error ? err.message : String(err)})`,
+    };
   }
   let parsed: unknown;
   try {

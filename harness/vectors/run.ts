@@ -28,6 +28,7 @@ export async function runVectorFiles(files: readonly string[]): Promise<RunSumma
 
 /** Diffs may quote seller-shaped strings: keep each report line on one line. */
 function oneLine(s: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   return s.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ');
 }
 

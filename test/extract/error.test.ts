@@ -41,7 +41,9 @@ describe('locateAdcpError (detection order, no validation)', () => {
     });
     const error = { code: -32027, data: { adcp_error: C } };
     expect(locateInMessage({ result: { isError: true, structuredContent: { adcp_error: A } }, error })?.source).toBe('structuredContent');
-    expect(locateInMessage({ result: { isError: true, content: [text(JSON.stringify({ adcp_error: B }))] }, error })?.source).toBe('jsonrpc_error');
+    expect(locateInMessage({ result: { isError: true, content: [text(JSON.stringify({ adcp_error: B }))] }, error })?.source).toBe(
+      'jsonrpc_error',
+    );
   });
 
   test('a success is never an error: adcp_error and errors[] without isError are not located', () => {
@@ -103,7 +105,11 @@ describe('extractError', () => {
   });
 
   test('returns error, source and pointer', () => {
-    expect(extractError(rpc({ code: -32028, data: { adcp_error: C } }))).toEqual({ error: C, source: 'jsonrpc_error', pointer: '/error/data/adcp_error' });
+    expect(extractError(rpc({ code: -32028, data: { adcp_error: C } }))).toEqual({
+      error: C,
+      source: 'jsonrpc_error',
+      pointer: '/error/data/adcp_error',
+    });
     expect(extractFromMessage({ result: { isError: 'true', structuredContent: { adcp_error: A } } })?.error).toBe(A);
   });
 });

@@ -71,7 +71,8 @@ describe('structuredContentTarget', () => {
   });
 
   test('missing: structuredContent absent, array, null, string; result not an object', () => {
-    for (const r of [{}, sc([payload]), sc(null), sc('{"result":{}}'), null, 'x']) expect(structuredContentTarget(record, r)).toBe('missing');
+    for (const r of [{}, sc([payload]), sc(null), sc('{"result":{}}'), null, 'x'])
+      expect(structuredContentTarget(record, r)).toBe('missing');
   });
 
   test('layerInstance', () => {
@@ -93,7 +94,11 @@ describe('detectMetaIdTool', () => {
 
   test('2.0–2.3 wrap shape → true', () => {
     expect(
-      detectMetaIdTool({ type: 'object', properties: { result: { $ref: '#/properties/result/$defs/x', $defs: { x: {} } } }, required: ['result'] }),
+      detectMetaIdTool({
+        type: 'object',
+        properties: { result: { $ref: '#/properties/result/$defs/x', $defs: { x: {} } } },
+        required: ['result'],
+      }),
     ).toBe(true);
   });
 
@@ -122,14 +127,21 @@ const fixture = path.join(root, 'test', 'fixtures', 'sdk2-sellers', 'seller.ts')
 describe.skipIf(!existsSync(fixture))('real SDK 2.x sellers over stdio', () => {
   test.for(['2.3.1', '2.4.0'] as const)('%s: advertised schema and structuredContent pick the right layer', async (version) => {
     let negotiated: string | undefined;
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', fixture, version], cwd: root, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', fixture, version],
+      cwd: root,
+      stderr: 'pipe',
+    });
     (transport as Transport).setProtocolVersion = (v: string) => {
       negotiated = v;
     };
     const client = new Client({ name: 'layer-test', version: '0.0.0' });
     await client.connect(transport);
     try {
-      const list = (await client.request({ method: 'tools/list', params: {} }, z.any())) as { tools: Array<{ name: string; outputSchema?: unknown }> };
+      const list = (await client.request({ method: 'tools/list', params: {} }, z.any())) as {
+        tools: Array<{ name: string; outputSchema?: unknown }>;
+      };
       const schemaOf = (name: string) => list.tools.find((t) => t.name === name)?.outputSchema;
       expect(detectMetaIdTool(schemaOf('get_report'))).toBe(true);
       expect(detectMetaIdTool(schemaOf('ping_plain'))).toBe(false);

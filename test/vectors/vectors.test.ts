@@ -29,10 +29,15 @@ function vectorsOf(file: string): unknown[] {
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(root, 'bin', 'adcp-conformance.js'), 'vectors', ...args], { cwd: root }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [path.join(root, 'bin', 'adcp-conformance.js'), 'vectors', ...args],
+      { cwd: root },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -83,7 +88,12 @@ describe('our vector files', () => {
     const v = JSON.parse(
       '{"id":"p","path":"text_fallback","response":{"content":[{"type":"text","text":"{\\"a\\":1}"}]},"expected_data":{"a":1,"__proto__":{"x":1}}}',
     ) as unknown;
-    expect(await runCase(v, 0)).toEqual({ id: 'p', kind: 'success', status: 'fail', diff: 'data /__proto__: expected {"x":1}, got (absent)' });
+    expect(await runCase(v, 0)).toEqual({
+      id: 'p',
+      kind: 'success',
+      status: 'fail',
+      diff: 'data /__proto__: expected {"x":1}, got (absent)',
+    });
   });
 
   test('kinds, A2A skip, unknown kind, broken generator', async () => {
@@ -99,12 +109,9 @@ describe('our vector files', () => {
     expect(await runCase(gen, 0)).toMatchObject({ status: 'fail', diff: expect.stringContaining('bad generator') });
   });
 
-  test.skipIf(hasCheckRunner)(
-    'envelope-check cases fail with a clear reason while harness/checks/vector-cases.ts is absent',
-    async () => {
-      expect(await runCase({ id: 'c', expected_outcomes: {} }, 0)).toEqual({ id: 'c', kind: 'check', status: 'fail', diff: CHECKS_MISSING });
-    },
-  );
+  test.skipIf(hasCheckRunner)('envelope-check cases fail with a clear reason while harness/checks/vector-cases.ts is absent', async () => {
+    expect(await runCase({ id: 'c', expected_outcomes: {} }, 0)).toEqual({ id: 'c', kind: 'check', status: 'fail', diff: CHECKS_MISSING });
+  });
 });
 
 describe.skipIf(!hasCheckRunner)('envelope-check cases through harness/checks/vector-cases.ts', () => {
