@@ -1,5 +1,7 @@
 // adcp-conformance: the command-line entry. Each sub-command lives in harness/commands/<name>.ts
 // and exports `main(argv): Promise<number>` returning the process exit code (DESIGN.md: 0/1/2/3).
+import { stripUnsafeKeepingLines } from './sanitize.ts';
+
 const commands: Record<string, { summary: string; load: () => Promise<{ main(argv: string[]): Promise<number> }> }> = {
   run: { summary: 'run the checks against live agents (default: the embedded reference seller)', load: () => import('./commands/run.ts') },
   checks: { summary: 'list the check catalog (id, severity, title, proving fault)', load: () => import('./commands/checks.ts') },
@@ -35,7 +37,7 @@ async function cli(argv: string[]): Promise<number> {
 function internalError(err: unknown): void {
   const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
   // The message may quote a seller: no terminal escape sequences reach the terminal.
-  process.stderr.write(`adcp-conformance: internal error: ${text.replace(/[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/g, '')}\n`);
+  process.stderr.write(`adcp-conformance: internal error: ${stripUnsafeKeepingLines(text)}\n`);
   process.exitCode = 3;
 }
 

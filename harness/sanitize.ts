@@ -6,19 +6,42 @@ import { redact } from './config/redact.ts';
 /** Default bound on one seller string in a report, in code points. */
 export const MAX_TEXT = 1000;
 
-// C0 controls except the three whitespace ones (handled below), DEL and C1 controls.
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
-// Bidi embeddings/overrides/isolates and marks, zero-width characters, BOM, interlinear annotations,
-// and the non-characters U+FFFE/U+FFFF (invalid in XML).
-const INVISIBLE = /[\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB\uFFFE\uFFFF]/g;
-// Line breaks would let a seller forge extra report lines: they become a visible space.
+// THE definition of characters that can forge or hide output, used by every writer and by the checks
+// that judge seller text: C0 controls, DEL and C1 controls; bidi marks, embeddings, overrides and
+// isolates; zero-width characters and the BOM; line and paragraph separators; interlinear annotations;
+// and the non-characters U+FFFE / U+FFFF (invalid in XML).
+const UNSAFE_CLASS = '\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u180E\\u200B-\\u200F\\u2028-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB\\uFFFE\\uFFFF';
+// eslint-disable-next-line no-misleading-character-class
+const UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'g');
+// eslint-disable-next-line no-misleading-character-class
+const UNSAFE_RUN = new RegExp(`[${UNSAFE_CLASS}\\s]+`, 'g');
+// Line breaks (and tabs) among them: where text is stripped they become a visible space, so a seller
+// cannot forge extra report lines nor glue two words into one.
 const BREAKS = /[\t\n\r\u0085\u2028\u2029]/g;
 // Surrogates that are not part of a pair (JSON.parse accepts them; XML does not).
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Remove characters that can forge or hide output; keep everything else as is. */
 export function stripUnsafe(text: string): string {
-  return text.replace(LONE_SURROGATE, '\uFFFD').replace(BREAKS, ' ').replace(CONTROL, '').replace(INVISIBLE, '');
+  return text.replace(LONE_SURROGATE, '\uFFFD').replace(BREAKS, ' ').replace(UNSAFE, '');
+}
+
+/** Several lines (a stack trace, a usage text): each line stripped of unsafe characters, the breaks kept. */
+export function stripUnsafeKeepingLines(text: string): string {
+  return text.split(/\r?\n/).map(stripUnsafe).join('\n');
+}
+
+/** The first unsafe character of a text and where it is, or null (for checks that judge seller text). */
+export function firstUnsafeChar(text: string): { char: string; index: number } | null {
+  UNSAFE.lastIndex = 0;
+  const m = UNSAFE.exec(text);
+  UNSAFE.lastIndex = 0;
+  return m ? { char: m[0], index: m.index } : null;
+}
+
+/** One line of text: every run of unsafe characters and white space becomes one space; trimmed. */
+export function flattenLine(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD').replace(UNSAFE_RUN, ' ').trim();
 }
 
 /** Cut to `max` code points (never inside a surrogate pair), saying how much was dropped. */
@@ -73,13 +96,9 @@ export function escapeMarkdown(text: string): string {
     .replace(/[\\`*_{}[\]()#+.!|~]/g, (c) => `\\${c}`);
 }
 
-// Everything stripUnsafe removes, plus line breaks and tabs: shown as visible escapes instead, for one
-// line of text where the reader should see that the seller sent them (a check's found value).
-const INVISIBLE_OR_CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
-
-/** Seller text as one visible line: control, bidi and zero-width characters escaped (`\u202e`), length bounded. */
+/** Seller text as one visible line: unsafe characters shown as escapes (`\\n`, `\\u202e`), length bounded. */
 export function escapeVisible(text: string, max = 200): string {
-  const escaped = text.replace(LONE_SURROGATE, '\uFFFD').replace(INVISIBLE_OR_CONTROL, (c) => {
+  const escaped = text.replace(LONE_SURROGATE, '\uFFFD').replace(UNSAFE, (c) => {
     if (c === '\n') return '\\n';
     if (c === '\t') return '\\t';
     if (c === '\r') return '\\r';

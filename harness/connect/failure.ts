@@ -3,16 +3,14 @@
 // messages), so every message is redacted and flattened here.
 import type { TransportFailure, TransportFailureKind } from '../capture/exchange.ts';
 import { redact } from '../config/redact.ts';
+import { flattenLine } from '../sanitize.ts';
 
 const MAX_MESSAGE = 300;
 
 /** One line: control characters (incl. newlines and bidi controls) become spaces; truncated; redacted. */
 export function oneLine(text: string, secrets: readonly string[], max = MAX_MESSAGE): string {
   // Redact before flattening and truncating, so a secret cut in half can never survive.
-  const flat = redact(text, secrets)
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const flat = flattenLine(redact(text, secrets));
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

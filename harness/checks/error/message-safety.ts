@@ -1,13 +1,12 @@
 // error.message-safety — `message` ≤ 256 bytes and `suggestion` ≤ 512 bytes (UTF-8), with no control or
 // bidi characters: the limits and the stripping AdCP asks every buyer agent to apply to seller text.
+// Unsafe characters are the project's one definition (harness/sanitize.ts), zero-width ones included.
 import { defineCheck, fail, pass, type Verdict } from '../check.ts';
 import { utf8Bytes } from '../../extract/success.ts';
 import { describeType, hasOwn, own, preview, type JsonObject } from '../json.ts';
 import { onAdcpError } from './_adcp-error.ts';
+import { firstUnsafeChar } from '../../sanitize.ts';
 
-// C0 and C1 controls, DEL, and the bidi embedding / override / isolate / mark characters.
-// eslint-disable-next-line no-control-regex
-const UNSAFE_CHAR = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 function textSafety(error: JsonObject, pointer: string, key: string, maxBytes: number): Verdict | null {
   if (!hasOwn(error, key)) return null;
@@ -15,10 +14,10 @@ function textSafety(error: JsonObject, pointer: string, key: string, maxBytes: n
   if (typeof v !== 'string') return fail(`${pointer}/${key}`, `a string of ≤ ${maxBytes} bytes`, `${describeType(v)} ${preview(v)}`);
   const bytes = utf8Bytes(v);
   if (bytes > maxBytes) return fail(`${pointer}/${key}`, `≤ ${maxBytes} bytes (UTF-8)`, `${bytes} bytes: ${preview(v)}`);
-  const bad = UNSAFE_CHAR.exec(v);
+  const bad = firstUnsafeChar(v);
   if (bad) {
-    const cp = bad[0].codePointAt(0)!.toString(16).padStart(4, '0');
-    return fail(`${pointer}/${key}`, 'no control or bidi characters', `U+${cp.toUpperCase()} at index ${bad.index}: ${preview(v)}`);
+    const cp = bad.char.codePointAt(0)!.toString(16).padStart(4, '0');
+    return fail(`${pointer}/${key}`, 'no control, bidi or zero-width characters', `U+${cp.toUpperCase()} at index ${bad.index}: ${preview(v)}`);
   }
   return null;
 }
