@@ -78,6 +78,7 @@ describe('judgeAgent', () => {
     const nasty = `a\u0000b\u001b[31m${'x'.repeat(1000)}`;
     const outcomes = judgeAgent(capture({ exchanges: [result(errorResult({ ...goodError, recovery: nasty }))] }), {}, (id) => id === 'error.recovery');
     const msg = outcomes[0]!.message;
+    // eslint-disable-next-line no-control-regex -- asserting no control character survives
     expect(msg).not.toMatch(/[\u0000-\u001f]/);
     expect(msg).toContain('\\u0000');
     expect(outcomes[0]!.found!.length).toBeLessThanOrEqual(201);

@@ -22,7 +22,7 @@ const SECRET = 'tok-5ecr3t-XYZ';
 const NASTY = `A\u0000B\u001b[31mRED\u001b[0m\u202eevil\u2066iso\u200bzw\ufeffbom\r\nforged line\u2028sep\ud800lone<b>&"'|*_\`${SECRET}`;
 
 // Everything the sanitizer calls unsafe, except the line breaks and tabs a multi-line report needs.
-// eslint-disable-next-line no-control-regex, no-misleading-character-class
+// eslint-disable-next-line no-control-regex -- asserting no control character survives
 const UNSAFE_IN_OUTPUT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function hostileCapture(): AgentCapture {
