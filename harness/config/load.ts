@@ -1,5 +1,6 @@
 // loadConfig: read a JSON or YAML config, expand ${VAR}, validate against the shipped JSON Schema,
-// resolve {fromFile} values and relative paths, merge defaults, and collect every secret.
+// resolve {fromFile} values and relative paths, merge defaults, and collect every secret (resolveAgent,
+// the one place: header / env values, {fromFile} contents, URL credentials and every `${VAR}` value).
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
@@ -97,7 +98,10 @@ async function resolveAgent(
   substitutions: readonly Substitution[],
 ): Promise<AgentConfig> {
   const at = (...keys: Array<string | number>) => pointerOf('agents', index, ...keys);
-  const secrets: string[] = [];
+  // Every value spliced in from the environment for this agent — its own settings or the defaults it
+  // inherits; url, headers, command, args, env, cwd, probe arguments alike — is a secret, whatever it is.
+  const own = `${at()}/`;
+  const secrets: string[] = substitutions.filter((s) => s.pointer.startsWith(own) || s.pointer.startsWith('/defaults/')).map((s) => s.value);
   const timeouts: Timeouts = {
     connectMs: a.timeouts?.connect ?? defaults.timeouts?.connect ?? DEFAULT_TIMEOUTS.connectMs,
     callMs: a.timeouts?.call ?? defaults.timeouts?.call ?? DEFAULT_TIMEOUTS.callMs,
@@ -109,7 +113,6 @@ async function resolveAgent(
     production: a.production ?? defaults.production ?? false,
     sandbox: a.sandbox ?? defaults.sandbox ?? false,
     maxBytes: a.maxBytes ?? defaults.maxBytes ?? DEFAULT_MAX_BYTES,
-    secrets,
     ...optional('protocolVersion', a.protocolVersion ?? defaults.protocolVersion),
     ...optional('adcpVersion', a.adcpVersion ?? defaults.adcpVersion),
     ...optional('probes', (a.probes ?? defaults.probes)?.map((p) => ({ tool: p.tool, arguments: p.arguments, intent: p.intent ?? 'valid' }))),
@@ -124,8 +127,6 @@ async function resolveAgent(
       headers[name] = value;
       secrets.push(value, ...credentialParts(value));
     }
-    // A key or token spliced into the URL (…?key=${KEY}) is a secret too.
-    secrets.push(...substitutions.filter((s) => s.pointer === at('url')).map((s) => s.value));
     // The schema's pattern lets through URLs WHATWG rejects (a port past 65535, a bad IPv6 host …).
     // Not echoed: the URL may carry a key.
     let url: URL;
@@ -136,7 +137,7 @@ async function resolveAgent(
     }
     if (url.username) secrets.push(decodeURIComponent(url.username));
     if (url.password) secrets.push(decodeURIComponent(url.password));
-    return { ...base, transport: 'http', url: a.url!, headers };
+    return { ...base, secrets: [...new Set(secrets)], transport: 'http', url: a.url!, headers };
   }
 
   const envOut: Record<string, string> = {};
@@ -148,6 +149,7 @@ async function resolveAgent(
   const command = a.command!;
   return {
     ...base,
+    secrets: [...new Set(secrets)],
     transport: 'stdio',
     // A command with a path ("./bin/seller") is relative to the config file; a bare name goes through PATH.
     command: command.includes('/') && !isAbsolute(command) ? resolve(dir, command) : command,

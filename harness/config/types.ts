@@ -34,7 +34,8 @@ interface AgentBase {
   metaIdTools?: Record<string, boolean>;
   /** Known failures: check id (or `id › tool`) → reason. Reported, not counted against the run. */
   expect?: Record<string, string>;
-  /** Every secret value resolved from the config (header values, env values): redacted everywhere. */
+  /** Every secret value resolved from the config (header and env values, {fromFile} contents, URL credentials, every
+   * `${VAR}` value wherever it is used): redacted everywhere. */
   secrets: string[];
 }
 

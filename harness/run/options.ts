@@ -20,6 +20,8 @@ export interface RunOptions {
   concurrency: number;
   shard?: { index: number; count: number };
   schemas?: string;
+  /** Leave the run's private work directory (suite files, suite data) in place, and print where. */
+  keepWork: boolean;
   help: boolean;
 }
 
@@ -45,6 +47,8 @@ options:
   --shard i/n            run only the i-th of n shards of the agents (nightly runs over many machines)
   --merge-reports DIR    join the blob reports of sharded runs into one set of reports (probes nothing)
   --schemas DIR|URL      AdCP JSON schemas to validate against (default: those inside @adcp/sdk)
+  --keep-work            keep the run's private work directory (vitest suite files and data; removed
+                         by default) and print its path, for debugging
   -h, --help             this text
 
 exit codes: 0 conformant · 1 a conformance failure · 2 usage or config error · 3 incomplete`;
@@ -70,6 +74,7 @@ export function parseRunArgs(argv: string[]): RunOptions {
         concurrency: { type: 'string' },
         shard: { type: 'string' },
         schemas: { type: 'string' },
+        'keep-work': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -104,6 +109,7 @@ export function parseRunArgs(argv: string[]): RunOptions {
     strict: values.strict ?? false,
     junitAll: values['junit-all'] ?? false,
     concurrency: values.concurrency === undefined ? 4 : positiveInt('--concurrency', values.concurrency),
+    keepWork: values['keep-work'] ?? false,
     help: values.help ?? false,
   };
   if (values.config !== undefined) opts.config = values.config;

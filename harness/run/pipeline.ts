@@ -1,9 +1,9 @@
 // The run itself, loaded only once the command line parsed (vitest and the checks are heavy imports):
 // probe or replay, judge, let vitest turn outcomes into test cases (JUnit, blobs for sharding), then
 // write report.json / summary.md and print the summary.
-import { homedir, tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
-import { access, constants, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { readdir } from 'node:fs/promises';
 import type { AgentCapture } from '../capture/exchange.ts';
 import { catalog } from '../checks/catalog.ts';
 import { parseSchemasOption, type SchemaSource } from '../schemas/index.ts';
@@ -19,15 +19,15 @@ import { checkSelector, UsageError, type RunOptions } from './options.ts';
 import { createProgress } from './progress.ts';
 import { resolveTargets, type Target } from './resolve.ts';
 import type { AgentSuiteData } from './suite-data.ts';
-import { createWorkspace, suiteRootsIn, type Workspace } from './workspace.ts';
-import { writeReports } from './write-reports.ts';
+import { createWorkspace, openMergeWork, type Workspace } from './workspace.ts';
+import { checkOutputPaths, writeReports } from './write-reports.ts';
 
 export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promise<number> {
   const startedAt = new Date().toISOString();
   // Everything that can be a usage or config error is decided before anything starts.
   const select = checkSelector(opts.checks, catalog.map((c) => c.id));
   const schemaSource = schemasOption(opts.schemas);
-  await writableOutputs(opts);
+  await checkOutputPaths(opts.out, opts.record);
   const { targets, close } = await resolveTargets(opts);
   let workspace: Workspace | undefined;
   let probing: Promise<AgentCapture[]> | undefined;
@@ -35,11 +35,11 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
     // vitest takes seconds to import: load it while the agents are being probed.
     const vitestDriver = import('./vitest-driver.ts');
     vitestDriver.catch(() => {}); // awaited below; never an unhandled rejection if the workspace fails first
-    const ws = (workspace = await createWorkspace(targets.map((t) => t.name)));
+    const ws = (workspace = await createWorkspace(targets.map((t) => t.name), { keep: opts.keepWork }));
     // Unsharded, every agent runs: probe at once. Sharded, vitest first says which agents are ours.
     probing = opts.shard ? undefined : sessionsOf(targets, opts, interrupted);
     const { keysInShard, openVitest } = await vitestDriver;
-    const driven = await openVitest({ root: ws.root, dataDir: ws.dataDir, outDir: resolve(opts.out), reporters: opts.reporters, concurrency: opts.concurrency, ...(opts.shard ? { shard: opts.shard } : {}) });
+    const driven = await openVitest({ root: ws.root, files: ws.files, dataDir: ws.dataDir, outDir: resolve(opts.out), reporters: opts.reporters, concurrency: opts.concurrency, ...(opts.shard ? { shard: opts.shard } : {}) });
     try {
       const inShard = await keysInShard(driven.vitest);
       const chosen = probing ? targets : targets.filter((t) => inShard.has(ws.keys.get(t.name) ?? ''));
@@ -139,16 +139,15 @@ function agentReport(target: Target, key: string, judged: ReadonlyMap<string, Ag
 /** `--merge-reports DIR`: replay the blobs of sharded runs through the same reporters. */
 export async function mergeRun(opts: RunOptions, blobDir: string): Promise<number> {
   const startedAt = new Date().toISOString();
-  const root = await suiteRootOfBlobs(blobDir);
-  await writableOutputs(opts);
-  const scratch = await mkdtemp(join(tmpdir(), 'adcp-conformance-merge-'));
+  // The blobs, copied into a private work directory and rewritten to name one suite root (workspace.ts).
+  const work = await openMergeWork(blobDir, { keep: opts.keepWork });
   try {
-    await mkdir(root, { recursive: true });
+    await checkOutputPaths(opts.out);
     const { openVitest } = await import('./vitest-driver.ts');
-    const driven = await openVitest({ root, dataDir: scratch, outDir: resolve(opts.out), reporters: opts.reporters, concurrency: 1 });
+    const driven = await openVitest({ root: work.root, dataDir: work.dataDir, outDir: resolve(opts.out), reporters: opts.reporters, concurrency: 1 });
     try {
       try {
-        await driven.vitest.mergeReports(resolve(blobDir));
+        await driven.vitest.mergeReports(work.blobDir);
       } catch (err) {
         throw new UsageError(`--merge-reports ${blobDir}: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -173,7 +172,7 @@ export async function mergeRun(opts: RunOptions, blobDir: string): Promise<numbe
       await driven.vitest.close();
     }
   } finally {
-    await rm(scratch, { recursive: true, force: true });
+    await work.dispose();
   }
 }
 
@@ -193,29 +192,6 @@ export function missingShards(names: readonly string[]): string | null {
   return null;
 }
 
-/** vitest identifies merged files by their path under the root: use the one the shards ran with. */
-async function suiteRootOfBlobs(blobDir: string): Promise<string> {
-  let names: string[];
-  try {
-    names = await readdir(blobDir);
-  } catch (err) {
-    throw new UsageError(`--merge-reports ${blobDir}: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  const roots = new Set<string>();
-  for (const name of names) {
-    let text: string;
-    try {
-      text = await readFile(join(blobDir, name), 'utf8');
-    } catch (err) {
-      throw new UsageError(`--merge-reports ${blobDir}: '${name}' is not a readable blob file (${err instanceof Error ? err.message : String(err)})`);
-    }
-    for (const root of suiteRootsIn(text)) roots.add(root);
-  }
-  if (roots.size === 0) throw new UsageError(`--merge-reports ${blobDir}: no blob report of 'adcp-conformance run --reporter blob' found`);
-  if (roots.size > 1) throw new UsageError(`--merge-reports ${blobDir}: the blobs come from runs over different agent lists (or installs); shard one config, with one install path`);
-  return [...roots][0] ?? '';
-}
-
 async function finish(report: RunReport, collected: CollectedRun | undefined, opts: RunOptions, junitFile: string, diagnostics: string): Promise<number> {
   report.agents.sort((a, b) => a.index - b.index || a.name.localeCompare(b.name));
   const written = await writeReports(report, collected?.junit ?? [], resolve(opts.out), opts.reporters, junitFile);
@@ -226,26 +202,6 @@ async function finish(report: RunReport, collected: CollectedRun | undefined, op
   }
   if (diagnostics) process.stderr.write(`vitest output:\n${diagnostics}\n`);
   return exitCodeOf(report);
-}
-
-/** --out and --record must be writable before anything runs: otherwise the whole run is lost at its end (exit 2 instead). */
-async function writableOutputs(opts: RunOptions): Promise<void> {
-  const check = async (flag: string, path: string, dir: boolean): Promise<void> => {
-    try {
-      const folder = dir ? path : dirname(path);
-      await mkdir(folder, { recursive: true });
-      await access(folder, constants.W_OK);
-      if (!dir) {
-        const existing = await stat(path).catch(() => undefined);
-        if (existing?.isDirectory()) throw new Error('is a directory');
-        if (existing) await access(path, constants.W_OK);
-      }
-    } catch (err) {
-      throw new UsageError(`${flag} ${path}: not writable (${err instanceof Error ? err.message : String(err)})`);
-    }
-  };
-  await check('--out', resolve(opts.out), true);
-  if (opts.record !== undefined) await check('--record', resolve(opts.record), false);
 }
 
 /** What the run was measured against: the tools' versions, the schema source and the config. */

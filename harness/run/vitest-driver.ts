@@ -1,7 +1,7 @@
 // Drives vitest programmatically: our collector and vitest's own junit (and blob) reporters, vitest's
 // console reporter left out (the CLI prints its own progress and summary).
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { createVitest, type Reporter, type TestSpecification, type Vitest } from 'vitest/node';
 import type { ReporterName } from './options.ts';
@@ -11,8 +11,13 @@ import { keyOfSuiteFile, SUITE_SUFFIX } from './workspace.ts';
 import { JUNIT_FILE } from './write-reports.ts';
 
 export interface VitestSetup {
-  /** The run's suite root (see workspace.ts); for a merge, the root the shards ran with. */
+  /** The run's suite root, inside its private work directory (see workspace.ts); for a merge, the root the blobs name. */
   root: string;
+  /**
+   * The suite files this run wrote (workspace.files): vitest runs these and nothing else, by exact name.
+   * Absent (a merge, which runs no file), any `*.adcp.test.ts` directly in the private root.
+   */
+  files?: readonly string[];
   /** Private to this run: the agents' data, vite's cache, vitest's raw junit XML. */
   dataDir: string;
   /** Where the blob goes (the other reports are written by write-reports.ts). */
@@ -62,7 +67,7 @@ export async function openVitest(setup: VitestSetup): Promise<DrivenVitest> {
       config: false,
       root: setup.root,
       dir: setup.root,
-      include: [`*${SUITE_SUFFIX}`],
+      include: suitePatterns(setup.root, setup.files),
       watch: false,
       reporters: reporters as never,
       ...(setup.shard ? { shard: `${setup.shard.index}/${setup.shard.count}` } : {}),
@@ -80,6 +85,18 @@ export async function openVitest(setup: VitestSetup): Promise<DrivenVitest> {
     for (const listener of process.listeners(event as 'SIGINT')) if (!before.get(event)?.has(listener)) process.off(event as 'SIGINT', listener);
   }
   return { vitest, collector, junitFile, log: () => sink.text() };
+}
+
+/** Include patterns (relative to the root) naming exactly the given files; a planted file matches none. */
+export function suitePatterns(root: string, files: readonly string[] | undefined): string[] {
+  if (!files) return [`*${SUITE_SUFFIX}`];
+  return files.map((file) => {
+    const name = relative(root, file);
+    if (!name || name.startsWith('..') || isAbsolute(name) || /[\\/]/.test(name) || !name.endsWith(SUITE_SUFFIX)) {
+      throw new Error(`suite file ${file} is not a ${SUITE_SUFFIX} file directly in the suite root ${root}`);
+    }
+    return name.replace(/[\\*?[\]{}()!@+|^$]/g, (c) => `\\${c}`); // a literal name, never a glob
+  });
 }
 
 /** Suite-file keys vitest will run in this shard (all of them when not sharded), by vitest's own split. */

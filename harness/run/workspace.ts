@@ -1,23 +1,41 @@
 // The vitest side of one run: a suite file per agent (so vitest shards and JUnit groups by agent) and
 // a data directory the suites read their agent's outcomes from.
-// Suite files live in a root derived only from the agent list (and this install): vitest identifies a
-// test file by its path relative to the root, so every shard of a run, and the --merge-reports that
-// joins them, must see the same root and the same file names. Their content never changes for a given
-// root, so concurrent runs can share it; the per-run data lives in a private temporary directory.
-import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+// Everything lives in one fresh private work directory (mkdtemp: mode 0700, an unguessable name), never
+// a predictable shared path that another local user could plant a `*.adcp.test.ts` in; it is removed at
+// the end unless --keep-work. Inside it the layout is stable:
+//   <work>/<list>/<key>.adcp.test.ts   the suites (vitest's root; <list> hashes the agent list + install)
+//   <work>/data/<key>.json             each agent's judged outcomes (+ vite's cache, vitest's raw junit)
+// vitest identifies a test file by its path relative to the root, so every shard of a run sees the same
+// file names (`<key>.adcp.test.ts`, hence the same split); the blobs they write name `<work>/<list>`,
+// which differs per shard: --merge-reports copies the blobs into its own work directory with each
+// shard's `<work>` rewritten to its own (openMergeWork).
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { UsageError } from './options.ts';
 import type { AgentSuiteData } from './suite-data.ts';
 
 export const SUITE_SUFFIX = '.adcp.test.ts';
-export const SUITES_DIR = 'adcp-conformance-suites';
+/** Prefix of every work directory (mkdtemp appends six random characters). */
+export const WORK_PREFIX = 'adcp-conformance-work-';
 const AGENT_SUITE = resolve(fileURLToPath(import.meta.url), '../../../suites/agent-suite.ts');
 
+export interface WorkOptions {
+  /** --keep-work: leave the directory in place (and say where) for debugging. */
+  keep?: boolean;
+  /** Where "kept" is said (default: stderr). */
+  say?: (line: string) => void;
+}
+
 export interface Workspace {
-  /** The vitest root holding `<key>.adcp.test.ts` per agent. */
+  /** The private work directory of this run (everything below is removed by dispose). */
+  dir: string;
+  /** The vitest root holding `<key>.adcp.test.ts` per agent, and nothing else. */
   root: string;
+  /** Absolute paths of the suite files this run wrote: all vitest may run. */
+  files: string[];
   dataDir: string;
   /** Agent name → key (the suite file is `<key>.adcp.test.ts`, its data `<key>.json`). */
   keys: Map<string, string>;
@@ -25,36 +43,134 @@ export interface Workspace {
   dispose(): Promise<void>;
 }
 
-export async function createWorkspace(agentNames: readonly string[]): Promise<Workspace> {
+export async function createWorkspace(agentNames: readonly string[], opts: WorkOptions = {}): Promise<Workspace> {
   const keys = suiteKeys(agentNames);
-  const id = createHash('sha256').update(JSON.stringify([AGENT_SUITE, [...keys.values()]])).digest('hex').slice(0, 16);
-  const root = join(tmpdir(), SUITES_DIR, id);
-  await mkdir(root, { recursive: true });
-  for (const key of keys.values()) {
-    const source = `import { defineAgentSuite } from ${JSON.stringify(AGENT_SUITE)};\ndefineAgentSuite(${JSON.stringify(key)});\n`;
-    await writeIfChanged(join(root, key + SUITE_SUFFIX), source);
+  const dir = await makeWorkDir();
+  try {
+    const root = join(dir, listId([...keys.values()]));
+    const dataDir = join(dir, 'data');
+    await mkdir(root, { mode: 0o700 });
+    await mkdir(dataDir, { mode: 0o700 });
+    const files: string[] = [];
+    for (const key of keys.values()) {
+      const file = join(root, key + SUITE_SUFFIX);
+      const source = `import { defineAgentSuite } from ${JSON.stringify(AGENT_SUITE)};\ndefineAgentSuite(${JSON.stringify(key)});\n`;
+      await writeFile(file, source, { flag: 'wx', mode: 0o600 });
+      files.push(file);
+    }
+    return {
+      dir,
+      root,
+      files,
+      dataDir,
+      keys,
+      async writeData(agent, data) {
+        const key = keys.get(agent);
+        if (key === undefined) throw new Error(`no suite file for agent ${agent}`);
+        await writeFile(join(dataDir, `${key}.json`), JSON.stringify(data), { mode: 0o600 });
+      },
+      dispose: () => disposeWork(dir, opts),
+    };
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
   }
-  const dataDir = await mkdtemp(join(tmpdir(), 'adcp-conformance-data-'));
-  return {
-    root,
-    dataDir,
-    keys,
-    async writeData(agent, data) {
-      const key = keys.get(agent);
-      if (key === undefined) throw new Error(`no suite file for agent ${agent}`);
-      await writeFile(join(dataDir, `${key}.json`), JSON.stringify(data));
-    },
-    dispose: () => rm(dataDir, { recursive: true, force: true }),
-  };
 }
 
-/** Atomic (write + rename), and a no-op when another run already wrote the same file. */
-async function writeIfChanged(file: string, content: string): Promise<void> {
-  const current = await readFile(file, 'utf8').catch(() => undefined);
-  if (current === content) return;
-  const temp = `${file}.${randomUUID()}.tmp`;
-  await writeFile(temp, content);
-  await rename(temp, file);
+/** What --merge-reports works in: the shards' blobs, rewritten to name this directory's suite root. */
+export interface MergeWork {
+  dir: string;
+  /** The suite root the rewritten blobs name (an empty directory: a merge runs no test file). */
+  root: string;
+  /** The rewritten blobs: give this to vitest.mergeReports. */
+  blobDir: string;
+  /** Scratch for vite's cache and vitest's raw junit. */
+  dataDir: string;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Reads every blob in `blobDir` (UsageError when one is unreadable, none is ours, or they come from
+ * different agent lists), and writes them into a fresh private work directory with each shard's suite
+ * root replaced by this one's: vitest then merges them as if one run had written them all.
+ */
+export async function openMergeWork(blobDir: string, opts: WorkOptions = {}): Promise<MergeWork> {
+  const blobs = await readBlobs(blobDir);
+  const lists = new Set<string>();
+  for (const { text } of blobs) for (const root of suiteRootsIn(text)) lists.add(root.list);
+  if (lists.size === 0) throw new UsageError(`--merge-reports ${blobDir}: no blob report of 'adcp-conformance run --reporter blob' found`);
+  if (lists.size > 1)
+    throw new UsageError(
+      `--merge-reports ${blobDir}: the blobs come from runs over different agent lists (or installs); shard one config, with one install path`,
+    );
+  const dir = await makeWorkDir();
+  try {
+    const root = join(dir, [...lists][0]!);
+    const rewrittenDir = join(dir, 'blobs');
+    const dataDir = join(dir, 'data');
+    for (const d of [root, rewrittenDir, dataDir]) await mkdir(d, { mode: 0o700 });
+    for (const { name, text } of blobs) {
+      let out = text;
+      // Longest first, so a root that prefixes another is never replaced inside it.
+      const roots = suiteRootsIn(text)
+        .map((r) => r.written)
+        .sort((a, b) => b.length - a.length);
+      for (const written of roots) out = out.split(written).join(jsonInner(root));
+      await writeFile(join(rewrittenDir, name), out, { flag: 'wx', mode: 0o600 });
+    }
+    return { dir, root, blobDir: rewrittenDir, dataDir, dispose: () => disposeWork(dir, opts) };
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function readBlobs(blobDir: string): Promise<Array<{ name: string; text: string }>> {
+  let names: string[];
+  try {
+    names = await readdir(blobDir);
+  } catch (err) {
+    throw new UsageError(`--merge-reports ${blobDir}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const blobs: Array<{ name: string; text: string }> = [];
+  for (const name of names.sort()) {
+    try {
+      blobs.push({ name, text: await readFile(join(blobDir, name), 'utf8') });
+    } catch (err) {
+      throw new UsageError(
+        `--merge-reports ${blobDir}: '${name}' is not a readable blob file (${err instanceof Error ? err.message : String(err)})`,
+      );
+    }
+  }
+  return blobs;
+}
+
+/** mkdtemp under os.tmpdir(): a new directory only this user can enter (0700 even under a loose umask). */
+async function makeWorkDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), WORK_PREFIX));
+  await chmod(dir, 0o700);
+  return dir;
+}
+
+async function disposeWork(dir: string, opts: WorkOptions): Promise<void> {
+  if (opts.keep) {
+    (opts.say ?? ((line) => process.stderr.write(line + '\n')))(`work files kept in ${dir} (--keep-work)`);
+    return;
+  }
+  await rm(dir, { recursive: true, force: true });
+}
+
+/** The name of the suite root: the agent list and this install (the suite module's path). */
+function listId(keys: readonly string[]): string {
+  return createHash('sha256')
+    .update(JSON.stringify([AGENT_SUITE, keys]))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** A string as it appears inside a JSON string literal. */
+function jsonInner(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
 }
 
 /** A file-safe, unique key per agent name, stable for the same list of names. */
@@ -63,7 +179,12 @@ export function suiteKeys(names: readonly string[]): Map<string, string> {
   const taken = new Set<string>();
   for (const name of names) {
     if (keys.has(name)) continue;
-    const slug = name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 60) || 'agent';
+    const slug =
+      name
+        .toLowerCase()
+        .replace(/[^a-z0-9._-]+/g, '-')
+        .replace(/^[-.]+|-+$/g, '')
+        .slice(0, 60) || 'agent';
     let key = slug;
     for (let n = 2; taken.has(key); n++) key = `${slug}-${n}`;
     taken.add(key);
@@ -79,12 +200,15 @@ export function keyOfSuiteFile(path: string): string {
 }
 
 /**
- * The suite roots named in blob reports (vitest's blob is serialized JSON; the suite file paths
- * appear as plain strings). A merge must run with the root the shards ran with.
+ * The suite roots named in a blob report (vitest's blob is serialized JSON; the suite file paths appear
+ * as plain strings): `written` is the root exactly as the blob spells it (inside a JSON string), `list`
+ * its agent-list id.
  */
-export function suiteRootsIn(blobText: string): Set<string> {
-  const roots = new Set<string>();
-  const re = new RegExp(`"([^"]*?[\\\\/]${SUITES_DIR}[\\\\/][0-9a-f]{16})[\\\\/][^"\\\\/]*${SUITE_SUFFIX.replace(/\./g, '\\.')}"`, 'g');
-  for (const m of blobText.matchAll(re)) if (m[1]) roots.add(m[1]);
-  return roots;
+export function suiteRootsIn(blobText: string): Array<{ written: string; list: string }> {
+  const found = new Map<string, string>();
+  const sep = '(?:/|\\\\\\\\)'; // '/', or '\' as JSON escapes it ('\\')
+  const suffix = SUITE_SUFFIX.replace(/\./g, '\\.');
+  const re = new RegExp(`"([^"]*?${sep}${WORK_PREFIX}[A-Za-z0-9]{6}${sep}([0-9a-f]{16}))${sep}[^"/\\\\]*${suffix}"`, 'g');
+  for (const m of blobText.matchAll(re)) if (m[1] && m[2]) found.set(m[1], m[2]);
+  return [...found].map(([written, list]) => ({ written, list }));
 }

@@ -1,14 +1,15 @@
 // Writes the report files of a finished run into --out. Every file is first written in full beside its
 // final name and only then renamed over it, all renames at the end: a run that dies part-way leaves the
 // previous run's reports (or none), never a half-written one that looks complete.
+// Also the check that --out / --record can be written, made before anything runs (exit 2 at once).
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { buildReportJson } from '../report/json.ts';
 import { decorateJunit, type JunitSuiteInfo } from '../report/junit.ts';
 import { renderSummaryMarkdown } from '../report/markdown.ts';
 import type { RunReport } from '../report/model.ts';
-import type { ReporterName } from './options.ts';
+import { UsageError, type ReporterName } from './options.ts';
 
 export const JUNIT_FILE = 'junit.xml';
 
@@ -17,7 +18,7 @@ export const JUNIT_FILE = 'junit.xml';
  * When vitest wrote no complete XML, there is no junit.xml for this run: a stale one is removed.
  */
 export async function writeReports(report: RunReport, junit: readonly JunitSuiteInfo[], outDir: string, reporters: ReadonlySet<ReporterName>, junitSource: string): Promise<string[]> {
-  await mkdir(outDir, { recursive: true });
+  await makeDirectory(outDir);
   const files: Array<[string, string]> = [];
   if (reporters.has('junit')) {
     // vitest's junit reporter wrote the XML; add what it has no place for (see report/junit.ts).
@@ -40,4 +41,65 @@ export async function writeReports(report: RunReport, junit: readonly JunitSuite
     await Promise.all(staged.map(([temp]) => rm(temp, { force: true })));
   }
   return staged.map(([, file]) => file);
+}
+
+/**
+ * --out (a directory) and --record (a file) must be writable before anything runs, or the whole run is
+ * lost at its end: a UsageError (exit 2) at once instead. Proven by doing it: the directories are made
+ * and a probe file is created and removed in each (permission bits say nothing for root, a read-only
+ * mount or /proc).
+ */
+export async function checkOutputPaths(out: string, record?: string): Promise<void> {
+  const check = async (flag: string, path: string, dir: boolean): Promise<void> => {
+    try {
+      await ensureWritableDir(dir ? path : dirname(path));
+      if (!dir) {
+        const existing = await stat(path).catch(() => undefined);
+        if (existing?.isDirectory()) throw new Error('is a directory');
+        if (existing) await (await open(path, 'r+')).close(); // opened for writing, not truncated
+      }
+    } catch (err) {
+      throw new UsageError(`${flag} ${path}: not writable (${err instanceof Error ? err.message : String(err)})`);
+    }
+  };
+  await check('--out', resolve(out), true);
+  if (record !== undefined) await check('--record', resolve(record), false);
+}
+
+/** Makes `dir` (and its parents) and proves a file can be created in it. */
+export async function ensureWritableDir(dir: string): Promise<void> {
+  await makeDirectory(dir);
+  const probe = join(dir, `.adcp-conformance-${randomUUID()}.probe`);
+  await writeFile(probe, '', { flag: 'wx', mode: 0o600 });
+  await rm(probe, { force: true });
+}
+
+/**
+ * `mkdir -p`, one level at a time. Not `mkdir(dir, { recursive: true })`: in Node 20 that spins forever
+ * (busy, deaf to signals) under a parent that exists but refuses new entries, such as /proc/x.
+ */
+export async function makeDirectory(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let at = resolve(dir); ;) {
+    const found = await stat(at).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined;
+      throw err;
+    });
+    if (found) {
+      if (!found.isDirectory()) throw new Error(`${at} is not a directory`);
+      break;
+    }
+    missing.push(at);
+    const parent = dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  for (const level of missing.reverse()) {
+    try {
+      await mkdir(level);
+    } catch (err) {
+      // Made meanwhile by someone else: fine if it is a directory.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !(await stat(level)).isDirectory()) throw err;
+    }
+  }
 }

@@ -5,7 +5,8 @@ import { keyOfSuiteFile, suiteKeys } from '../../harness/run/workspace.ts';
 describe('parseRunArgs', () => {
   test('defaults', () => {
     const o = parseRunArgs([]);
-    expect(o).toMatchObject({ agents: [], checks: [], out: 'reports', strict: false, concurrency: 4, help: false });
+    expect(o).toMatchObject({ agents: [], checks: [], out: 'reports', strict: false, concurrency: 4, keepWork: false, help: false });
+    expect(parseRunArgs(['--keep-work']).keepWork).toBe(true);
     expect([...o.reporters]).toEqual(['junit', 'json', 'summary', 'markdown']);
   });
   test('repeated and comma-separated lists', () => {
