@@ -98,6 +98,41 @@ function interruptedOutcome(o: Outcome): Outcome {
   return { ...rest, status: 'untested', message: 'the run was interrupted before this could be verified' };
 }
 
+/**
+ * judgeCapture, but never throwing: a harness error while judging one agent (a bug of ours, a record we
+ * cannot read) makes that agent `incomplete` with the error, and the run goes on for every other agent.
+ */
+export async function judgeCaptureIsolated(capture: AgentCapture, opts: JudgeOptions): Promise<AgentSuiteData> {
+  try {
+    return await judgeCapture(capture, opts);
+  } catch (err) {
+    const why = `judging failed (harness error): ${err instanceof Error ? err.message : String(err)}`;
+    let name = '(unnamed agent)';
+    let transport: AgentFacts['transport'] = 'stdio';
+    try {
+      name = String(capture.agent.name);
+      transport = capture.agent.transport === 'http' ? 'http' : 'stdio';
+    } catch {
+      // an unreadable record: keep the placeholders
+    }
+    const facts: AgentFacts = {
+      name: sellerText(name, opts.secrets, 200),
+      index: opts.index,
+      transport,
+      protocolVersion: null,
+      server: { name: null, version: null },
+      adcpVersion: null,
+      adcpVersionReason: null,
+      layers: { validate_root: 0, legacy_wrapper: 0, missing: 0, schema: 0 },
+      reachable: true,
+      incomplete: sellerText(why, opts.secrets, 500),
+      aborted: null,
+      durationMs: opts.durationMs === undefined ? null : Math.round(opts.durationMs),
+    };
+    return { facts, outcomes: [], strict: opts.strict, junitAll: opts.junitAll === true };
+  }
+}
+
 function reportOutcome(o: Outcome, expect: Readonly<Record<string, string>> | undefined, secrets: readonly string[]): ReportOutcome {
   const out: ReportOutcome = {
     check: sellerText(o.check, secrets, 200),

@@ -14,7 +14,7 @@ import { sellerText, stripUnsafe, truncate } from '../sanitize.ts';
 import { paintFor, renderTerminalSummary } from '../report/terminal.ts';
 import { captureAll, captureDurations } from './capture-all.ts';
 import type { CollectedRun } from './collector.ts';
-import { judgeCapture } from './judge.ts';
+import { judgeCaptureIsolated } from './judge.ts';
 import { checkSelector, UsageError, type RunOptions } from './options.ts';
 import { createProgress } from './progress.ts';
 import { resolveTargets, type Target } from './resolve.ts';
@@ -61,7 +61,8 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
         const capture = captures[i];
         if (!capture) continue;
         const duration = captureDurations.get(capture);
-        const data = await judgeCapture(capture, {
+        // One agent's failure is that agent's alone: a harness error while judging it marks it incomplete.
+        const data = await judgeCaptureIsolated(capture, {
           index: target.index,
           schemaSource,
           ...(select ? { select } : {}),
