@@ -21,7 +21,10 @@ export const MAX_ANALYSED = 1_000;
  * MAX_ERRORS listed, `omitted` (present only when > 0) counting the rest. Ajv errors past MAX_ANALYSED
  * are counted unanalysed, so `omitted` may count a finding Ajv repeated through several branches.
  */
-export function boundSchemaErrors(errors: readonly ErrorObject[] | null | undefined, instance: unknown): { errors: SchemaError[]; omitted?: number } {
+export function boundSchemaErrors(
+  errors: readonly ErrorObject[] | null | undefined,
+  instance: unknown,
+): { errors: SchemaError[]; omitted?: number } {
   if (!errors || errors.length === 0) return { errors: [] };
   const analysed = errors.length > MAX_ANALYSED ? errors.slice(0, MAX_ANALYSED) : errors;
   const notAnalysed = errors.length - analysed.length;
@@ -46,7 +49,12 @@ export function toSchemaErrors(errors: readonly ErrorObject[] | null | undefined
   const note = total > MAX_ANALYSED ? ` (Ajv reported ${total}; the first ${MAX_ANALYSED} were analysed)` : '';
   return [
     ...shown,
-    { pointer: '/', keyword: 'more', expected: `at most ${MAX_ERRORS} errors listed`, found: `${omitted} more error${omitted === 1 ? '' : 's'} not shown${note}` },
+    {
+      pointer: '/',
+      keyword: 'more',
+      expected: `at most ${MAX_ERRORS} errors listed`,
+      found: `${omitted} more error${omitted === 1 ? '' : 's'} not shown${note}`,
+    },
   ];
 }
 

@@ -42,7 +42,13 @@ export function createCachedFetcher(cacheDir: string, options: FetchOptions = {}
 
   const cacheFile = (url: string): string => {
     const hash = createHash('sha256').update(url).digest('hex').slice(0, 32);
-    const tail = url.replace(/[?#].*$/, '').split('/').pop()?.replace(/[^A-Za-z0-9._-]/g, '_').slice(-60) ?? '';
+    const tail =
+      url
+        .replace(/[?#].*$/, '')
+        .split('/')
+        .pop()
+        ?.replace(/[^A-Za-z0-9._-]/g, '_')
+        .slice(-60) ?? '';
     return path.join(cacheDir, `${hash}-${tail || 'index'}`);
   };
 

@@ -4,18 +4,31 @@
 import type { AgentCapture } from '../capture/exchange.ts';
 import type { SchemaError, SchemaService } from '../checks/check.ts';
 import { isObject, own } from '../extract/json.ts';
+import type { ErrorObject } from 'ajv';
+import { ERROR_CAP, validateBounded } from './bounded.ts';
 import { boundSchemaErrors } from './errors.ts';
 import { errorText } from './fetch.ts';
-import { OutputSchemaCompiler } from './output.ts';
+import { OutputSchemaCompiler, type StepBlocker, type StepListener } from './output.ts';
 import { ASYNC_STATUSES, registryFor, type AdcpRegistry, type AsyncStatus } from './registry.ts';
 import type { SchemaSource } from './source.ts';
 import { chooseAdcpVersion, type VersionChoice } from './version.ts';
 
-export { dirSchemaSource, parseSchemasOption, sdkSchemaSource, urlSchemaSource, SchemaSourceError } from './source.ts';
-export type { SchemaSource, SchemaTree } from './source.ts';
+export {
+  dirSchemaSource,
+  parseSchemasOption,
+  schemaSourceFromSpec,
+  sdkSchemaSource,
+  urlSchemaSource,
+  SchemaSourceError,
+} from './source.ts';
+export type { SchemaSource, SchemaSourceSpec, SchemaTree } from './source.ts';
 export { chooseAdcpVersion, matchVersion, parseVersion } from './version.ts';
 export type { VersionChoice, VersionRule } from './version.ts';
 export { boundSchemaErrors, MAX_ERRORS, toSchemaErrors } from './errors.ts';
+export { ERROR_CAP } from './bounded.ts';
+export { patternTester } from './linear-regexp.ts';
+export { BUDGET_KEYWORD, describeSchemaStep } from './output.ts';
+export type { SchemaStep, StepBlocker, StepListener } from './output.ts';
 export { registryFor } from './registry.ts';
 export type { TaskSchemas } from './registry.ts';
 
@@ -25,6 +38,32 @@ export interface AgentSchemaService extends SchemaService {
   versionChoice: VersionChoice;
   /** Which `$id` a payload of `tool` would be validated against (undefined + reason when none). */
   responseSchemaId(tool: string, payload: Record<string, unknown>): { id: string } | { skip: string };
+  /**
+   * Compile now the AdCP response schemas of the tools that were called (our own schemas: harness work,
+   * done before the seller's judging budget starts). Returns how many validators are ready.
+   */
+  compileAdcpSchemas(): number;
+}
+
+export interface SchemaServiceOptions {
+  /** Told before each piece of seller-controlled work (a compile, a validation): the judge worker's progress. */
+  onStep?: StepListener;
+  /**
+   * Runs our own work that happens while judging (compiling an AdCP schema in its first-error form, when a
+   * payload trips the error cap): the judge worker stops the seller's clock around it.
+   */
+  ownWork?: OwnWork;
+  /** Steps not to run (they ran past the budget before): see StepBlocker. */
+  blocked?: StepBlocker;
+}
+
+export type OwnWork = <T>(what: string, work: () => T) => T;
+
+/** Tools the session actually called: only their outputSchemas are compiled. */
+function calledTools(capture: AgentCapture): Set<string> {
+  const names = new Set<string>();
+  for (const x of Array.isArray(capture.exchanges) ? capture.exchanges : []) if (typeof x.tool === 'string') names.add(x.tool);
+  return names;
 }
 
 /** Tool names the agent exposed or was called with: what a URL source must fetch schemas for. */
@@ -45,7 +84,11 @@ function toolsOf(capture: AgentCapture): Set<string> {
  * version and compiled lazily, one response schema at a time. Never throws for an unusable source: the
  * service then skips AdCP validation with the reason (output schemas still work).
  */
-export async function createSchemaService(capture: AgentCapture, source: SchemaSource): Promise<AgentSchemaService> {
+export async function createSchemaService(
+  capture: AgentCapture,
+  source: SchemaSource,
+  options: SchemaServiceOptions = {},
+): Promise<AgentSchemaService> {
   let available: string[] = [];
   let unavailable: string | undefined;
   try {
@@ -64,12 +107,24 @@ export async function createSchemaService(capture: AgentCapture, source: SchemaS
       registry = undefined;
     }
   }
-  unavailable ??= registry ? undefined : choice.declaredMissing ? `${source.label}: ${choice.reason}` : `${source.label} has no AdCP schema tree to validate against`;
-  return buildService(choice, registry, unavailable);
+  unavailable ??= registry
+    ? undefined
+    : choice.declaredMissing
+      ? `${source.label}: ${choice.reason}`
+      : `${source.label} has no AdCP schema tree to validate against`;
+  const ownWork: OwnWork = options.ownWork ?? ((_what, work) => work());
+  const hooks = { onStep: options.onStep ?? (() => {}), ownWork, blocked: options.blocked ?? (() => undefined) };
+  return buildService(choice, registry, unavailable, calledTools(capture), hooks);
 }
 
-function buildService(choice: VersionChoice, registry: AdcpRegistry | undefined, unavailable: string | undefined): AgentSchemaService {
-  const outputs = new OutputSchemaCompiler();
+function buildService(
+  choice: VersionChoice,
+  registry: AdcpRegistry | undefined,
+  unavailable: string | undefined,
+  called: ReadonlySet<string>,
+  { onStep, ownWork, blocked }: { onStep: StepListener; ownWork: OwnWork; blocked: StepBlocker },
+): AgentSchemaService {
+  const outputs = new OutputSchemaCompiler({ called, onStep, blocked });
 
   const responseSchemaId = (tool: string, payload: Record<string, unknown>): { id: string } | { skip: string } => {
     if (!registry) return { skip: unavailable ?? 'no AdCP schemas' };
@@ -98,11 +153,34 @@ function buildService(choice: VersionChoice, registry: AdcpRegistry | undefined,
       if ('skip' in target || !registry) return 'skip' in target ? target : { skip: 'no AdCP schemas' };
       const validate = registry.validator(target.id);
       if (typeof validate === 'string') return { skip: validate };
+      // Our schema on the seller's data past the budget: not verified, and said so (never a pass or a fail).
+      const stopped = blocked({ action: 'validate', tool, schema: target.id });
+      if (stopped) return { skip: stopped };
+      onStep({ action: 'validate', tool, schema: target.id, patterns: '' });
       try {
-        return validate(payload) ? { errors: [] } : boundSchemaErrors(validate.errors, payload);
+        const firstError = () =>
+          ownWork(`compiling the AdCP schema ${target.id} to stop at its first error`, () => registry.firstErrorValidator(target.id));
+        const outcome = validateBounded(validate, firstError, payload);
+        if (outcome.valid) return { errors: [] };
+        const { errors, omitted } = boundSchemaErrors(outcome.errors as ErrorObject[], payload);
+        const left = outcome.capped ? Math.max(omitted ?? 0, ERROR_CAP - errors.length) : omitted;
+        return left ? { errors, omitted: left } : { errors };
       } catch (e) {
         return { skip: `validating ${tool} against ${target.id} threw: ${errorText(e)}` };
       }
+    },
+
+    compileAdcpSchemas(): number {
+      if (!registry) return 0;
+      let ready = 0;
+      for (const tool of called) {
+        const task = registry.task(tool);
+        if (!task) continue;
+        for (const id of [task.response, ...Object.values(task.async)]) {
+          if (registry.has(id) && typeof registry.validator(id) !== 'string') ready++;
+        }
+      }
+      return ready;
     },
 
     compileOutputSchema(tool: string, outputSchema: unknown) {

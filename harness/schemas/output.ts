@@ -1,15 +1,25 @@
 // Tool outputSchemas, compiled by their own dialect (`$schema`; absent → 2020-12, MCP 2025-11-25's
-// default; draft-07 allowed) in Ajv instances owned by one agent, once per tool. A schema that does not
-// compile is a seller finding returned as `{ok:false, message}`, never an exception: one bad tool must
-// not stop the others (the SDK client's listTools() fails for every tool on one bad outputSchema).
+// default; draft-07 allowed) in Ajv instances owned by one agent. A schema that does not compile is a
+// seller finding returned as `{ok:false, message}`, never an exception: one bad tool must not stop the
+// others (the SDK client's listTools() fails for every tool on one bad outputSchema).
+// Seller schemas are code we run, so: `$async` and references outside the document are refused before
+// Ajv sees them; only the schemas of tools that were called are compiled (an uncalled tool's schema is
+// checked against its meta-schema and for regex / `#/…` reference problems, without generating code);
+// compiled schemas are cached by content (a hash of their canonical JSON), so 2000 tools sharing one
+// schema compile once; patterns run on a linear-time engine where RE2 can express them; and errors are
+// collected up to a cap (bounded.ts).
+import { createHash } from 'node:crypto';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { SchemaError } from '../checks/check.ts';
 import { isObject, own } from '../extract/json.ts';
+import { capErrorsInCode, ERROR_CAP, isCapStop, validateBounded } from './bounded.ts';
 import { boundSchemaErrors } from './errors.ts';
 import { errorText } from './fetch.ts';
-import { useLinearUniqueItems } from './unique-items.ts';
+import { linearRegExp } from './linear-regexp.ts';
+import { describePatterns, nativePatternsIn, refusalIn, uncompiledProblem } from './seller-schema.ts';
+import { canonicalKey, useLinearUniqueItems } from './unique-items.ts';
 
 const addFormats = addFormatsModule.default;
 
@@ -27,10 +37,51 @@ const MAX_SCHEMA_DEPTH = 64;
 export type CompileResult = { ok: true } | { ok: false; message: string };
 
 interface Compiled {
-  schema: unknown;
   result: CompileResult;
   /** Present whenever Ajv compiled the schema, even when `result` reports a shape problem. */
   validate?: ValidateFunction;
+  /** The same schema compiled to stop at its first error, made when the error cap trips. */
+  firstError?: () => ValidateFunction;
+  /** Patterns that run on the native (backtracking) engine, described for progress steps. */
+  natives: string;
+}
+
+/** Seller-controlled work about to start: what the judge worker reports, so a deadline can name it. */
+export interface SchemaStep {
+  action: 'compile' | 'validate';
+  tool: string;
+  /** `outputSchema`, or the `$id` of the AdCP response schema. */
+  schema: string;
+  /** Patterns of that schema that run on the native (backtracking) engine, described; '' when none. */
+  patterns: string;
+}
+
+export type StepListener = (step: SchemaStep) => void;
+
+/**
+ * Why a step must not run again, or undefined: the judge sandbox re-judges an agent without the step
+ * that ran past its budget (the finding names it instead).
+ */
+export type StepBlocker = (step: Pick<SchemaStep, 'action' | 'tool' | 'schema'>) => string | undefined;
+
+/** The keyword of the schema error a blocked validation reports. */
+export const BUDGET_KEYWORD = 'budget';
+
+/** One line: `validating get_products against its outputSchema (pattern "…" at /properties/x/pattern)`. */
+export function describeSchemaStep(step: SchemaStep): string {
+  const what = step.schema === 'outputSchema' ? 'its outputSchema' : `the AdCP schema ${step.schema}`;
+  const verb =
+    step.action === 'compile'
+      ? `compiling ${step.schema === 'outputSchema' ? `the outputSchema of ${step.tool}` : step.schema}`
+      : `validating ${step.tool} against ${what}`;
+  return `${verb}${step.patterns ? ` (${step.patterns})` : ''}`;
+}
+
+export interface OutputSchemaOptions {
+  /** Tools that were called: their schemas are compiled; the rest are checked without compiling. */
+  called?: ReadonlySet<string>;
+  onStep?: StepListener;
+  blocked?: StepBlocker;
 }
 
 export function dialectOf(schema: Record<string, unknown>): Dialect | { unknown: string } {
@@ -41,12 +92,32 @@ export function dialectOf(schema: Record<string, unknown>): Dialect | { unknown:
   return { unknown: declared.slice(0, 120) };
 }
 
-export class OutputSchemaCompiler {
-  private readonly shared = new Map<Dialect, Ajv>();
-  private readonly byTool = new Map<string, Compiled>();
+/** sha256 of the schema's canonical JSON (keys sorted): the cache key of a compiled schema. */
+export function schemaHash(schema: unknown): string {
+  return createHash('sha256').update(canonicalKey(schema)).digest('hex');
+}
 
-  /** Compile (once per tool and schema object) the tool's advertised outputSchema. */
+type Mode = 'full' | 'first';
+
+export class OutputSchemaCompiler {
+  private readonly instances = new Map<string, Ajv>();
+  /** tool → the schema object last seen and its hash (hashing is linear in the schema; do it once). */
+  private readonly byTool = new Map<string, { schema: unknown; hash: string }>();
+  private readonly compiled = new Map<string, Compiled>();
+  private readonly checked = new Map<string, CompileResult>();
+  private readonly called: ReadonlySet<string> | undefined;
+  private readonly onStep: StepListener;
+  private readonly blocked: StepBlocker;
+
+  constructor(options: OutputSchemaOptions = {}) {
+    this.called = options.called;
+    this.onStep = options.onStep ?? (() => {});
+    this.blocked = options.blocked ?? (() => undefined);
+  }
+
+  /** Compile the tool's advertised outputSchema (once per content) — or, for a tool never called, check it. */
   compile(tool: string, schema: unknown): CompileResult {
+    if (this.called && !this.called.has(tool)) return this.check(tool, schema);
     return this.entry(tool, schema).result;
   }
 
@@ -57,57 +128,144 @@ export class OutputSchemaCompiler {
    * pointers are made relative to the inner object again; against any other schema, as given (a stale
    * server may advertise the root form yet still wrap).
    */
-  validate(tool: string, schema: unknown, instance: unknown, layer?: 'legacy_wrapper' | 'validate_root'): { errors: SchemaError[]; omitted?: number } | { skip: string } {
+  validate(
+    tool: string,
+    schema: unknown,
+    instance: unknown,
+    layer?: 'legacy_wrapper' | 'validate_root',
+  ): { errors: SchemaError[]; omitted?: number } | { skip: string } {
     const entry = this.entry(tool, schema);
-    if (!entry.validate) return { skip: `outputSchema of ${tool} was not compiled: ${entry.result.ok ? 'unknown reason' : entry.result.message}` };
+    if (!entry.validate)
+      return { skip: `outputSchema of ${tool} was not compiled: ${entry.result.ok ? 'unknown reason' : entry.result.message}` };
+    const stopped = this.blocked({ action: 'validate', tool, schema: 'outputSchema' });
+    // A schema the seller controls that cannot be applied within the budget is the seller's finding.
+    if (stopped)
+      return {
+        errors: [
+          {
+            pointer: '/',
+            keyword: BUDGET_KEYWORD,
+            expected: 'an outputSchema a client can apply within the judging budget',
+            found: stopped,
+          },
+        ],
+      };
     const unwrapInner = layer === 'legacy_wrapper' && isLegacyWrapShape(schema);
     // Our own one-key object around the seller's value (no seller keys are copied).
     const subject = unwrapInner ? { result: instance } : instance;
+    this.onStep({ action: 'validate', tool, schema: 'outputSchema', patterns: entry.natives });
     try {
-      if (entry.validate(subject)) return { errors: [] };
-      const { errors, omitted } = boundSchemaErrors(entry.validate.errors as ErrorObject[] | null, subject);
+      const outcome = validateBounded(entry.validate, entry.firstError ?? (() => entry.validate!), subject);
+      if (outcome.valid) return { errors: [] };
+      const { errors, omitted } = boundSchemaErrors(outcome.errors as ErrorObject[], subject);
       const listed = unwrapInner ? errors.map(relativeToResult) : errors;
-      return omitted ? { errors: listed, omitted } : { errors: listed };
+      const left = outcome.capped ? Math.max(omitted ?? 0, ERROR_CAP - listed.length) : omitted;
+      return left ? { errors: listed, omitted: left } : { errors: listed };
     } catch (e) {
       return { skip: `validating against the outputSchema of ${tool} threw: ${errorText(e)}` };
     }
   }
 
-  private entry(tool: string, schema: unknown): Compiled {
-    const cached = this.byTool.get(tool);
-    if (cached && cached.schema === schema) return cached;
-    const compiled = this.compileNow(schema);
-    this.byTool.set(tool, compiled);
-    return compiled;
+  private hashOf(tool: string, schema: unknown): string {
+    const seen = this.byTool.get(tool);
+    if (seen && seen.schema === schema) return seen.hash;
+    const hash = schemaHash(schema);
+    this.byTool.set(tool, { schema, hash });
+    return hash;
   }
 
-  private compileNow(schema: unknown): Compiled {
+  private entry(tool: string, schema: unknown): Compiled {
+    const hash = this.hashOf(tool, schema);
+    let entry = this.compiled.get(hash);
+    if (!entry) {
+      const stopped = this.blocked({ action: 'compile', tool, schema: 'outputSchema' });
+      if (stopped) return { result: { ok: false, message: stopped }, natives: '' };
+      const natives = describePatterns(nativePatternsIn(schema));
+      this.onStep({ action: 'compile', tool, schema: 'outputSchema', patterns: natives });
+      entry = this.compileNow(schema);
+      entry.natives = natives;
+      this.compiled.set(hash, entry);
+    }
+    return entry;
+  }
+
+  /** The bounds, dialect and refusals every seller schema goes through first. */
+  private precheck(schema: unknown): { ok: false; message: string } | { dialect: Dialect; schema: Record<string, unknown> } {
     if (!isObject(schema)) {
       const kind = schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema;
-      return { schema, result: { ok: false, message: `outputSchema is not a JSON Schema object (found ${kind})` } };
+      return { ok: false, message: `outputSchema is not a JSON Schema object (found ${kind})` };
     }
     const size = measure(schema);
     if (size.nodes > MAX_SCHEMA_NODES || size.depth > MAX_SCHEMA_DEPTH) {
-      return { schema, result: { ok: false, message: `outputSchema is too large to compile (${size.nodes} nodes, depth ${size.depth}; limits ${MAX_SCHEMA_NODES} / ${MAX_SCHEMA_DEPTH})` } };
+      return {
+        ok: false,
+        message: `outputSchema is too large to compile (${size.nodes} nodes, depth ${size.depth}; limits ${MAX_SCHEMA_NODES} / ${MAX_SCHEMA_DEPTH})`,
+      };
     }
     const dialect = dialectOf(schema);
     if (typeof dialect !== 'string') {
-      return { schema, result: { ok: false, message: `outputSchema declares an unsupported $schema ${JSON.stringify(dialect.unknown)} (supported: 2020-12, draft-07)` } };
+      return {
+        ok: false,
+        message: `outputSchema declares an unsupported $schema ${JSON.stringify(dialect.unknown)} (supported: 2020-12, draft-07)`,
+      };
     }
+    const refused = refusalIn(schema);
+    if (refused) return { ok: false, message: refused.message };
+    return { dialect, schema };
+  }
 
+  private compileNow(schema: unknown): Compiled {
+    const pre = this.precheck(schema);
+    if ('ok' in pre) return { result: pre, natives: '' };
+    const { dialect } = pre;
     let validate: ValidateFunction;
     try {
-      validate = this.compileShared(dialect, schema);
+      validate = this.compileShared(dialect, pre.schema, 'full');
     } catch (e) {
-      return { schema, result: { ok: false, message: this.compileMessage(dialect, schema, e) } };
+      return { result: { ok: false, message: this.compileMessage(dialect, pre.schema, e) }, natives: '' };
     }
+    if ((validate as { $async?: unknown }).$async) {
+      return {
+        result: { ok: false, message: 'outputSchema compiles to an asynchronous validator ($async); the harness refuses it' },
+        natives: '',
+      };
+    }
+    let first: ValidateFunction | undefined;
+    const firstError = (): ValidateFunction => (first ??= this.compileShared(dialect, pre.schema, 'first'));
+    return { validate, firstError, result: rootTypeResult(pre.schema, 'compiles'), natives: '' };
+  }
 
-    const type = own(schema, 'type');
-    if (type !== 'object') {
-      const found = type === undefined ? 'no root "type"' : `root type ${JSON.stringify(type)?.slice(0, 60)}`;
-      return { schema, validate, result: { ok: false, message: `outputSchema compiles but has ${found}; MCP requires root type "object"` } };
+  /** An uncalled tool's schema: everything `compileNow` finds, bar what only code generation shows. */
+  private check(tool: string, schema: unknown): CompileResult {
+    const hash = this.hashOf(tool, schema);
+    const known = this.compiled.get(hash)?.result ?? this.checked.get(hash);
+    if (known) return known;
+    const result = this.checkNow(schema);
+    this.checked.set(hash, result);
+    return result;
+  }
+
+  private checkNow(schema: unknown): CompileResult {
+    const pre = this.precheck(schema);
+    if ('ok' in pre) return pre;
+    const { dialect } = pre;
+    const ajv = this.instance(dialect, 'first');
+    let valid: boolean;
+    try {
+      valid = ajv.validateSchema(pre.schema) === true;
+    } catch (e) {
+      return { ok: false, message: this.compileMessage(dialect, pre.schema, e) };
     }
-    return { schema, validate, result: { ok: true } };
+    if (!valid)
+      return {
+        ok: false,
+        message: this.compileMessage(dialect, pre.schema, new Error(`schema is invalid: ${ajv.errorsText(ajv.errors)}`)),
+      };
+    const badId = this.badId(dialect, pre.schema);
+    if (badId) return { ok: false, message: badId };
+    const problem = uncompiledProblem(pre.schema);
+    if (problem) return { ok: false, message: `${problem.message} (${dialect})` };
+    return rootTypeResult(pre.schema, 'is a valid schema');
   }
 
   /**
@@ -115,8 +273,8 @@ export class OutputSchemaCompiler {
    * next tool may advertise the same `$id` (Ajv throws on a duplicate). If a clash still happens (nested
    * `$id`s), the tool gets a fresh instance of its own.
    */
-  private compileShared(dialect: Dialect, schema: Record<string, unknown>): ValidateFunction {
-    const ajv = this.instance(dialect);
+  private compileShared(dialect: Dialect, schema: Record<string, unknown>, mode: Mode): ValidateFunction {
+    const ajv = this.instance(dialect, mode);
     try {
       const validate = ajv.compile(schema);
       ajv.removeSchema(schema);
@@ -124,33 +282,48 @@ export class OutputSchemaCompiler {
     } catch (e) {
       ajv.removeSchema(schema);
       if (!/already exists|resolves to more than one schema/.test(errorText(e))) throw e;
-      return newAjv(dialect).compile(schema);
+      return newAjv(dialect, mode).compile(schema);
     }
   }
 
-  private instance(dialect: Dialect): Ajv {
-    let ajv = this.shared.get(dialect);
+  private instance(dialect: Dialect, mode: Mode): Ajv {
+    const key = `${dialect}/${mode}`;
+    let ajv = this.instances.get(key);
     if (!ajv) {
-      ajv = newAjv(dialect);
-      this.shared.set(dialect, ajv);
+      ajv = newAjv(dialect, mode);
+      this.instances.set(key, ajv);
     }
     return ajv;
   }
 
-  /** A readable compile failure; names the `$id` Ajv's URI parser rejects (e.g. `my_tool:output`). */
-  private compileMessage(dialect: Dialect, schema: Record<string, unknown>, e: unknown): string {
-    const detail = errorText(e).slice(0, 300);
-    const resolver = this.instance(dialect).opts.uriResolver;
+  /** A `$id` Ajv's URI parser rejects (e.g. `my_tool:output`), as a compile failure. */
+  private badId(dialect: Dialect, schema: Record<string, unknown>): string | undefined {
+    const resolver = this.instance(dialect, 'first').opts.uriResolver;
     for (const id of collectIds(schema)) {
       const parsed = resolver.parse(id) as { error?: unknown };
       if (typeof parsed.error === 'string') {
         return `outputSchema $id ${JSON.stringify(id.slice(0, 120))} is not a URI Ajv accepts (${parsed.error}); the schema does not compile (${dialect})`;
       }
     }
+    return undefined;
+  }
+
+  /** A readable compile failure; names the `$id` Ajv's URI parser rejects (e.g. `my_tool:output`). */
+  private compileMessage(dialect: Dialect, schema: Record<string, unknown>, e: unknown): string {
+    const detail = isCapStop(e) ? `schema is invalid: more than ${ERROR_CAP} problems` : errorText(e).slice(0, 300);
+    const badId = this.badId(dialect, schema);
+    if (badId) return badId;
     const rootId = own(schema, '$id');
     const idNote = typeof rootId === 'string' ? ` (root $id ${JSON.stringify(rootId.slice(0, 120))})` : '';
     return `outputSchema does not compile under ${dialect}${idNote}: ${detail}`;
   }
+}
+
+function rootTypeResult(schema: Record<string, unknown>, what: string): CompileResult {
+  const type = own(schema, 'type');
+  if (type === 'object') return { ok: true };
+  const found = type === undefined ? 'no root "type"' : `root type ${JSON.stringify(type)?.slice(0, 60)}`;
+  return { ok: false, message: `outputSchema ${what} but has ${found}; MCP requires root type "object"` };
 }
 
 /** The MCP TypeScript SDK 2.0–2.3 wrap: `{properties:{result:{…}}, required:["result"]}`. */
@@ -165,8 +338,13 @@ function relativeToResult(e: SchemaError): SchemaError {
   return e;
 }
 
-function newAjv(dialect: Dialect): Ajv {
-  const options = { strict: false, allErrors: true, logger: false } as const;
+/**
+ * An Ajv for seller schemas. `full`: every error, up to the cap; `first`: stops at the first error.
+ * Never a `loadSchema`: nothing a schema references is ever fetched.
+ */
+function newAjv(dialect: Dialect, mode: Mode): Ajv {
+  const code = mode === 'full' ? { regExp: linearRegExp, process: capErrorsInCode } : { regExp: linearRegExp };
+  const options = { strict: false, allErrors: mode === 'full', logger: false, code } as const;
   const ajv = dialect === '2020-12' ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv);
   useLinearUniqueItems(ajv);

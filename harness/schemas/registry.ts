@@ -6,6 +6,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import pLimit from 'p-limit';
 import { isObject, own } from '../extract/json.ts';
+import { capErrorsInCode } from './bounded.ts';
 import { errorText } from './fetch.ts';
 import { useLinearUniqueItems } from './unique-items.ts';
 import type { SchemaSource, SchemaTree } from './source.ts';
@@ -29,6 +30,10 @@ const addFormats = addFormatsModule.default;
 
 export class AdcpRegistry {
   private readonly ajv: Ajv;
+  /** Stops at the first error; built from `docs` only when a payload trips the error cap. */
+  private firstAjv: Ajv | undefined;
+  private readonly docs: Array<{ doc: Record<string, unknown>; id: string | undefined }> = [];
+  private readonly firstValidators = new Map<string, ValidateFunction>();
   private readonly added = new Set<string>();
   /** Ids whose fetch was attempted (URL trees): loaded or failed. */
   private readonly visited = new Set<string>();
@@ -42,11 +47,7 @@ export class AdcpRegistry {
     /** True when every file of the tree was added (local trees). */
     readonly complete: boolean,
   ) {
-    // Draft-07 class (AdCP schemas are draft-07); never removeAdditional / useDefaults / coerceTypes:
-    // the harness judges what the seller sent and must not change it.
-    this.ajv = new Ajv({ strict: false, allErrors: true, logger: false });
-    addFormats(this.ajv);
-    useLinearUniqueItems(this.ajv);
+    this.ajv = adcpAjv(true);
     this.tasks = taskMap(tree);
   }
 
@@ -126,6 +127,30 @@ export class AdcpRegistry {
     return result;
   }
 
+  /**
+   * The validator of `id` that stops at its first error (allErrors off, no cap): what decides and lists
+   * the errors once the capped full validator gave up. Built on first use from the same documents.
+   */
+  firstErrorValidator(id: string): ValidateFunction {
+    const cached = this.firstValidators.get(id);
+    if (cached) return cached;
+    if (!this.firstAjv) {
+      const ajv = adcpAjv(false);
+      for (const { doc, id: fallback } of this.docs) {
+        try {
+          ajv.addSchema(doc, fallback, undefined, false);
+        } catch {
+          /* the full instance recorded why */
+        }
+      }
+      this.firstAjv = ajv;
+    }
+    const validate = this.firstAjv.getSchema(id);
+    if (!validate) throw new Error(`schema ${id} did not compile`);
+    this.firstValidators.set(id, validate);
+    return validate;
+  }
+
   private add(doc: unknown, fallbackId: string): void {
     if (!isObject(doc)) return;
     const declared = own(doc, '$id');
@@ -135,6 +160,8 @@ export class AdcpRegistry {
       if (typeof declared === 'string') this.ajv.addSchema(doc, undefined, undefined, false);
       else this.ajv.addSchema(doc, id, undefined, false);
       this.added.add(id);
+      this.docs.push({ doc, id: typeof declared === 'string' ? undefined : id });
+      if (this.firstAjv) this.firstAjv.addSchema(doc, typeof declared === 'string' ? undefined : id, undefined, false);
     } catch (e) {
       this.failed.set(id, `addSchema failed: ${errorText(e)}`);
     }
@@ -165,6 +192,19 @@ export class AdcpRegistry {
     // Validators that failed for want of a file may succeed now.
     for (const [id, v] of this.validators) if (typeof v === 'string') this.validators.delete(id);
   }
+}
+
+/**
+ * The Ajv of one tree: draft-07 (AdCP schemas are draft-07); never removeAdditional / useDefaults /
+ * coerceTypes (the harness judges what the seller sent and must not change it). `full` collects errors up
+ * to the cap. Patterns run natively: the trees' patterns are ours and linear on the native engine
+ * (bench/README.md), and a seller's outputSchema is where the linear engine is needed.
+ */
+function adcpAjv(full: boolean): Ajv {
+  const ajv = new Ajv({ strict: false, allErrors: full, logger: false, ...(full ? { code: { process: capErrorsInCode } } : {}) });
+  addFormats(ajv);
+  useLinearUniqueItems(ajv);
+  return ajv;
 }
 
 // ---------------------------------------------------------------------------------------------------------

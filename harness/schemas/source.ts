@@ -25,8 +25,13 @@ export interface SchemaTree {
   readJson(rel: string): Promise<unknown>;
 }
 
+/** A source as plain data, so another thread (the judge worker) can open the same source. */
+export type SchemaSourceSpec =
+  { kind: 'sdk' } | { kind: 'dir'; dir: string } | { kind: 'url'; baseUrl: string; cacheDir: string; options: FetchOptions };
+
 export interface SchemaSource {
   readonly kind: 'sdk' | 'dir' | 'url';
+  readonly spec: SchemaSourceSpec;
   /** Identity of the source for the process-wide registry cache. */
   readonly key: string;
   /** Readable description for messages. */
@@ -133,6 +138,7 @@ function localSource(kind: 'sdk' | 'dir', dir: string, label: string): SchemaSou
   const trees = () => (found ??= findLocalTrees(dir));
   return {
     kind,
+    spec: kind === 'sdk' ? { kind } : { kind, dir },
     key: `${kind}:${dir}`,
     label,
     async versions() {
@@ -193,6 +199,7 @@ export function urlSchemaSource(baseUrl: string, cacheDir: string, options: Fetc
 
   return {
     kind: 'url',
+    spec: { kind: 'url', baseUrl, cacheDir, options: { ...options } },
     key: `url:${base}`,
     label: `schemas at ${base}`,
     fetcher,
@@ -222,6 +229,18 @@ export function urlSchemaSource(baseUrl: string, cacheDir: string, options: Fetc
   };
 }
 
+/** Open the source a spec describes (in the judge worker: the same trees, the same disk cache). */
+export function schemaSourceFromSpec(spec: SchemaSourceSpec): SchemaSource {
+  switch (spec.kind) {
+    case 'sdk':
+      return sdkSchemaSource();
+    case 'dir':
+      return dirSchemaSource(spec.dir);
+    case 'url':
+      return urlSchemaSource(spec.baseUrl, spec.cacheDir, spec.options);
+  }
+}
+
 /**
  * `--schemas DIR|URL`: absent (or `sdk`) → the @adcp/sdk data; `http(s)://…` → a URL source cached
  * under `cacheDir`; anything else → a directory, which must exist. Throws SchemaSourceError (a usage error).
@@ -236,7 +255,8 @@ export function parseSchemasOption(value: string | undefined, cacheDir: string):
     } catch {
       throw new SchemaSourceError(`--schemas ${v}: not a valid URL`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SchemaSourceError(`--schemas ${v}: only http(s) URLs are supported`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new SchemaSourceError(`--schemas ${v}: only http(s) URLs are supported`);
     return urlSchemaSource(v, cacheDir);
   }
   const dir = path.resolve(v);

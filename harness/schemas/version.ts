@@ -44,7 +44,15 @@ export function matchVersion(requested: string, available: readonly string[]): s
   for (const v of available) {
     const p = parseVersion(v);
     if (!p || p.major !== want.major || (want.minor >= 0 && p.minor !== want.minor)) continue;
-    if (!want.prerelease && p.prerelease && available.some((o) => { const q = parseVersion(o); return q && !q.prerelease && q.major === p.major && q.minor === p.minor; })) continue;
+    if (
+      !want.prerelease &&
+      p.prerelease &&
+      available.some((o) => {
+        const q = parseVersion(o);
+        return q && !q.prerelease && q.major === p.major && q.minor === p.minor;
+      })
+    )
+      continue;
     if (!best || compareAvailable(p, best.p) > 0) best = { v, p };
   }
   return best?.v;
@@ -87,7 +95,12 @@ export function chooseAdcpVersion(capture: AgentCapture, available: readonly str
     const echoed = own(payload, 'adcp_version');
     if (typeof echoed !== 'string' || !parseVersion(echoed)) continue;
     const hit = matchVersion(echoed, available);
-    if (hit) return { version: hit, rule: 'echoed by seller', reason: `echoed by seller: adcp_version ${quote(echoed)} in ${tool} → schemas ${hit}` };
+    if (hit)
+      return {
+        version: hit,
+        rule: 'echoed by seller',
+        reason: `echoed by seller: adcp_version ${quote(echoed)} in ${tool} → schemas ${hit}`,
+      };
     notes.push(`seller echoes adcp_version ${quote(echoed)}, which the schema source lacks`);
     break;
   }
@@ -107,7 +120,12 @@ export function chooseAdcpVersion(capture: AgentCapture, available: readonly str
         .filter((x): x is { listed: string; hit: string } => x.hit !== undefined)
         .sort((a, b) => compareAvailable(parseVersion(b.hit)!, parseVersion(a.hit)!));
       const best = hits[0];
-      if (best) return { version: best.hit, rule: 'capabilities', reason: `capabilities: newest supported_versions entry the source has is ${quote(best.listed)} → schemas ${best.hit}${suffix()}` };
+      if (best)
+        return {
+          version: best.hit,
+          rule: 'capabilities',
+          reason: `capabilities: newest supported_versions entry the source has is ${quote(best.listed)} → schemas ${best.hit}${suffix()}`,
+        };
       notes.push(`capabilities list supported_versions ${JSON.stringify(listed.slice(0, 5))}, none in the schema source`);
     } else if (Array.isArray(majors) && majors.length > 0) {
       const ints = majors.filter((m): m is number => Number.isInteger(m)).sort((a, b) => b - a);
@@ -116,7 +134,12 @@ export function chooseAdcpVersion(capture: AgentCapture, available: readonly str
           .filter((v) => parseVersion(v)?.major === major && !parseVersion(v)?.prerelease)
           .sort((a, b) => compareAvailable(parseVersion(a)!, parseVersion(b)!))[0];
         const hit = oldestMinor ? matchVersion(`${major}.${parseVersion(oldestMinor)!.minor}`, available) : undefined;
-        if (hit) return { version: hit, rule: 'capabilities', reason: `capabilities: major_versions [${ints.join(',')}] without supported_versions (a 3.1 field) → schemas ${hit}${suffix()}` };
+        if (hit)
+          return {
+            version: hit,
+            rule: 'capabilities',
+            reason: `capabilities: major_versions [${ints.join(',')}] without supported_versions (a 3.1 field) → schemas ${hit}${suffix()}`,
+          };
       }
       notes.push(`capabilities list major_versions ${JSON.stringify(ints.slice(0, 5))}, none in the schema source`);
     }
@@ -144,7 +167,11 @@ export function chooseAdcpVersion(capture: AgentCapture, available: readonly str
 
   // 4. Default: 3.0, else the newest stable tree the source has.
   const hit = matchVersion('3.0', available) ?? newestStable(available);
-  return { version: hit, rule: 'default', reason: hit ? `default: schemas ${hit}${suffix()}` : `default: the schema source has no version tree${suffix()}` };
+  return {
+    version: hit,
+    rule: 'default',
+    reason: hit ? `default: schemas ${hit}${suffix()}` : `default: the schema source has no version tree${suffix()}`,
+  };
 }
 
 /** The versions a seller declares (echoed adcp_version, capabilities supported_versions), newest first. */
@@ -154,7 +181,8 @@ function declaredVersions(payloads: Array<{ tool: string; payload: Record<string
   const caps = payloads.find((p) => p.tool === 'get_adcp_capabilities');
   const adcp = caps ? own(caps.payload, 'adcp') : undefined;
   const supported = isObject(adcp) ? own(adcp, 'supported_versions') : undefined;
-  if (Array.isArray(supported)) found.push(...supported.filter((v): v is string => typeof v === 'string' && parseVersion(v) !== undefined).slice(0, 50));
+  if (Array.isArray(supported))
+    found.push(...supported.filter((v): v is string => typeof v === 'string' && parseVersion(v) !== undefined).slice(0, 50));
   if (!found.length) {
     for (const { payload } of payloads) {
       const echoed = own(payload, 'adcp_version');
