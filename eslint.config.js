@@ -7,7 +7,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['node_modules/', 'reports/', '.vitest-reports/'] },
+  { ignores: ['node_modules/', 'reports/', '.vitest-reports/', 'dist/', '.dist-*/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

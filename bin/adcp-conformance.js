@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI without a build step: tsx registers its ESM loader, then the CLI loads.
-import { register } from 'tsx/esm/api';
+// The CLI. It runs the compiled build (dist/, made by `npm ci`); only when dist is missing or older than
+// the sources (a development checkout) does it fall back to the TypeScript sources through tsx — see
+// bin/entry.js for why and how that is decided.
+import { importEntry } from './entry.js';
 
-register();
-await import('../harness/cli.ts');
+await importEntry('harness/cli');

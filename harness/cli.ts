@@ -4,6 +4,7 @@ import { stripUnsafeKeepingLines } from './sanitize.ts';
 
 const commands: Record<string, { summary: string; load: () => Promise<{ main(argv: string[]): Promise<number> }> }> = {
   run: { summary: 'run the checks against live agents (default: the embedded reference seller)', load: () => import('./commands/run.ts') },
+  probe: { summary: 'call one tool of one agent and show the answer and every check on it (dev loop)', load: () => import('./commands/probe.ts') },
   checks: { summary: 'list the check catalog (id, severity, title, proving fault)', load: () => import('./commands/checks.ts') },
   vectors: { summary: 'run vector files (ours or the official AdCP format)', load: () => import('./commands/vectors.ts') },
 };

@@ -105,3 +105,18 @@ export function escapeVisible(text: string, max = 200): string {
   });
   return escaped.length > max ? `${escaped.slice(0, max)}…` : escaped;
 }
+
+/**
+ * Text for an HTML element body or a double- or single-quoted attribute value: markup and quotes escaped,
+ * XML-illegal characters dropped (callers pass text already stripped of unsafe characters).
+ */
+export function escapeHtml(text: string): string {
+  return text
+    .replace(XML_ILLEGAL, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+    .replace(/`/g, '&#96;');
+}

@@ -23,10 +23,16 @@ export interface SellerOptions {
   outputShape?: 'root' | 'legacy';
   /** Sandbox seller (default true): lists create_media_buy / sync_creatives. */
   sandbox?: boolean;
+  /** HTTP only: require `Authorization: Bearer <token>` on every request. */
+  token?: string;
 }
 
-/** Absolute path of the seller's JS entry (a tsx shim: no build step). */
-export const SELLER_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), 'reference-seller.js');
+/**
+ * Absolute path of the seller's JS entry, sellers/reference-seller.js in the project (it runs dist/ when
+ * built, else the sources): from sellers/launch.ts and from its compiled dist/sellers/launch.js alike.
+ */
+const HERE = fileURLToPath(import.meta.url);
+export const SELLER_ENTRY = path.join(path.dirname(HERE), path.extname(HERE) === '.js' ? '../../sellers' : '.', 'reference-seller.js');
 
 const START_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 5_000;
@@ -37,6 +43,7 @@ function sellerArgs(transport: 'stdio' | 'http', opts: SellerOptions): string[] 
   if (transport === 'http') args.push('--port', '0', '--response-mode', opts.responseMode ?? 'json', '--exit-on-stdin-end');
   if (opts.outputShape) args.push('--output-shape', opts.outputShape);
   if (opts.sandbox === false) args.push('--no-sandbox');
+  if (opts.token !== undefined) args.push('--token', opts.token);
   for (const fault of opts.faults ?? []) args.push('--fault', fault);
   return args;
 }

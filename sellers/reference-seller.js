@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The embedded reference seller, runnable without a build step: tsx registers its ESM loader, then
-// the TypeScript entry loads. Usage: see sellers/reference/options.ts (or run with --help-less args).
-import { register } from 'tsx/esm/api';
+// The embedded reference seller. It runs the compiled build (dist/sellers/reference/main.js, made by
+// `npm ci`); only when dist is missing or older than the sources (a development checkout) does it fall
+// back to the TypeScript sources through tsx (bin/entry.js decides). Usage: sellers/reference/options.ts.
+import { importEntry } from '../bin/entry.js';
 
-register();
-await import('./reference/main.ts');
+await importEntry('sellers/reference/main');

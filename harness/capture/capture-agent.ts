@@ -7,13 +7,22 @@ import { CallTracker, type PendingCall } from '../connect/call-tracker.ts';
 import { classify, failure } from '../connect/failure.ts';
 import { openTransport, PermissiveResult, PinnedClient, type Session } from '../connect/session.ts';
 import type { HarnessStdioTransport } from '../connect/stdio-transport.ts';
-import type { AgentCapture, Exchange, ExchangeOutcome, TransportFailure } from './exchange.ts';
+import type { AgentCapture, Exchange, ExchangeOutcome, ExchangeScenario, ScenarioRecord, TransportFailure } from './exchange.ts';
 import { correlationId, defaultProbes, withContext } from './probes.ts';
+import { SCENARIO } from './scenario-facts.ts';
+import { runScenarios } from './scenarios.ts';
+import { unauthenticatedScenario } from './unauthenticated.ts';
 import { redactDeep, usableSecrets } from '../config/redact.ts';
 
 export interface CaptureOptions {
   signal?: AbortSignal;
   onProgress?: (e: { agent: string; step: string }) => void;
+  /** Run the business-rule scenarios after the probes (default true; the unauthenticated session runs none). */
+  scenarios?: boolean;
+  /** `--verbose`: every JSON-RPC message of the session (see CallTracker.onWire). */
+  onWire?: CallTracker['onWire'];
+  /** The probes to make, chosen from the listed tools, when the config names none (default: defaultProbes). */
+  probes?: (tools: ReadonlyArray<{ name: string }>) => Probe[];
 }
 
 /** tools/list pages followed; a seller still sending a nextCursor past it is flagged (endless pagination). */
@@ -82,6 +91,7 @@ class AgentRun {
   ) {
     this.secrets = agent.secrets;
     this.tracker = new CallTracker(agent.secrets);
+    if (opts.onWire) this.tracker.onWire = opts.onWire;
     this.state = {
       agent: agentFacts(agent),
       initialize: { ok: false, failure: failure('connect', 'not attempted', []) },
@@ -156,6 +166,7 @@ class AgentRun {
       protocolViolations: this.tracker.violations.map((v) => ({ ...v })),
       ...(this.tracker.violationsOmitted > 0 ? { protocolViolationsOmitted: this.tracker.violationsOmitted } : {}),
       ...(s.aborted || aborted ? { aborted: (s.aborted ?? aborted)! } : {}),
+      ...(s.scenarios ? { scenarios: s.scenarios.map((r) => ({ ...r })) } : {}),
     };
     return usableSecrets(this.secrets).length ? (redactDeep(out, this.secrets) as AgentCapture) : out;
   }
@@ -173,23 +184,69 @@ class AgentRun {
   private async execute(): Promise<void> {
     if (!(await this.initialize())) return;
     await this.listTools();
-    const probes = this.agent.probes ?? defaultProbes(this.namedTools(), this.agent);
+    const probes = this.agent.probes ?? this.opts.probes?.(this.namedTools()) ?? defaultProbes(this.namedTools(), this.agent);
     for (const [index, probe] of probes.entries()) {
-      if (this.stopped) return;
-      const stdio = this.session?.stdio;
-      if (stdio?.exit || stdio?.killedBecause) {
-        const why =
-          stdio.killedBecause !== undefined ? `the harness killed the server: ${stdio.killedBecause}` : `the server process exited (${exitWords(stdio.exit!)})`;
-        this.state.aborted ??= failure('closed', `${why}; ${probes.length - index} probe(s) not run`, this.secrets);
-        return;
-      }
-      if (this.remaining() <= 0) {
-        this.state.aborted ??= failure('timeout', `agent timeout: ${probes.length - index} probe(s) not run`, this.secrets);
-        return;
-      }
+      if (this.blocked(`${probes.length - index} probe(s) not run`)) break;
       this.progress(`call ${probe.tool}`);
       this.state.exchanges.push(await this.callTool(probe, index));
     }
+    if (this.opts.scenarios !== false) await this.scenarios();
+  }
+
+  /**
+   * Whether no further call can be made: the run stopped, the stdio server is gone, or the agent's time is
+   * up (the last two are recorded as the session's abort, saying what was not run).
+   */
+  private blocked(notRun: string): boolean {
+    if (this.stopped) return true;
+    const stdio = this.session?.stdio;
+    if (stdio?.exit || stdio?.killedBecause) {
+      const why =
+        stdio.killedBecause !== undefined ? `the harness killed the server: ${stdio.killedBecause}` : `the server process exited (${exitWords(stdio.exit!)})`;
+      this.state.aborted ??= failure('closed', `${why}; ${notRun}`, this.secrets);
+      return true;
+    }
+    if (this.remaining() <= 0) {
+      this.state.aborted ??= failure('timeout', `agent timeout: ${notRun}`, this.secrets);
+      return true;
+    }
+    return false;
+  }
+
+  /** The business-rule scenarios (scenarios.ts), then the call without credentials; each leaves a record. */
+  private async scenarios(): Promise<void> {
+    const records: ScenarioRecord[] = [];
+    this.state.scenarios = records;
+    const listed = new Set(this.namedTools().map((t) => t.name));
+    const host = {
+      agent: this.agent,
+      listed,
+      exchanges: () => this.state.exchanges,
+      call: async (tool: string, args: Record<string, unknown>, scenario: ExchangeScenario): Promise<Exchange | undefined> => {
+        if (this.blocked(`scenario ${scenario.name} step ${scenario.step} not run`)) return undefined;
+        this.progress(`${scenario.name}: call ${tool} (${scenario.step})`);
+        const x = { ...(await this.callTool({ tool, arguments: args, intent: 'valid' }, this.state.exchanges.length)), scenario: { ...scenario } };
+        this.state.exchanges.push(x);
+        return x;
+      },
+    };
+    const ended = (): boolean => this.stopped !== undefined || this.state.aborted !== undefined;
+    await runScenarios(host, ended, (r) => records.push(r));
+    if (ended()) {
+      records.push({ name: SCENARIO.unauthenticated, status: 'untested', reason: 'the session ended before this scenario ran' });
+      return;
+    }
+    const sub = (bare: AgentConfig) =>
+      captureAgent(bare, {
+        scenarios: false,
+        ...(this.opts.signal ? { signal: this.opts.signal } : {}),
+        onProgress: (e) => this.progress(`unauthenticated: ${e.step}`),
+      });
+    const { record, exchange } = await unauthenticatedScenario(this.agent, this.state.exchanges, sub, this.remaining(), () =>
+      this.progress('unauthenticated: a call without credentials'),
+    );
+    if (exchange) this.state.exchanges.push(exchange);
+    records.push(record);
   }
 
   /** Spawn/connect + initialize, retried once (HTTP) on a connection error. */

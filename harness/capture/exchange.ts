@@ -47,7 +47,8 @@ export type ProtocolViolationKind =
   | 'undeclared-capability' // a server-to-client request (sampling, elicitation, roots) the client never declared; answered -32601
   | 'server-request-flood' // more server-to-client requests in one call than the harness answers
   | 'endless-pagination' // tools/list kept giving a nextCursor past the page bound, or repeated a cursor
-  | 'duplicate-tool-name'; // tools/list named two tools the same
+  | 'duplicate-tool-name' // tools/list named two tools the same
+  | 'invalid-utf8'; // a message whose bytes are not UTF-8 (MCP: JSON-RPC messages MUST be UTF-8); read with U+FFFD in their place
 
 export interface ProtocolViolation {
   kind: ProtocolViolationKind;
@@ -87,6 +88,36 @@ export interface Exchange {
   durationMs: number;
   /** stdio only: what the server wrote on stderr while the call ran (bounded, secrets redacted); absent when nothing. */
   stderrDuring?: string;
+  /** Set when the call is a step of a business-rule scenario (harness/capture/scenarios.ts); absent for a plain probe. */
+  scenario?: ExchangeScenario;
+  /** Set when the call was made by something other than the harness's probes (e.g. `storyboard idempotency/replay`). */
+  via?: string;
+}
+
+/** Which scenario a call belongs to, and which of its steps it is (`unsupported-version`, `page-2`, `replay` …). */
+export interface ExchangeScenario {
+  name: string;
+  step: string;
+}
+
+/**
+ * What became of one business-rule scenario in this session. `ran`: its calls are the exchanges carrying
+ * `scenario.name`; otherwise why it did not run — `not-applicable` (it does not concern this agent: not
+ * sandbox, tool not listed, no credentials) or `untested` (it does, but a precondition failed).
+ */
+export interface ScenarioRecord {
+  name: string;
+  status: 'ran' | 'not-applicable' | 'untested';
+  reason?: string;
+  /** Index in `exchanges` of the call the scenario varied (a probe, or the scenario's own `base` step), when it had one. */
+  baseCall?: number;
+  /** `unauthenticated` only: the headers left out of the call (names, never values). */
+  withheld?: string[];
+  /**
+   * `unauthenticated` only: the HTTP answer that refused the call without credentials (no JSON-RPC answer,
+   * so no Exchange): at `initialize` (the session could not even start) or at the `tools/call` itself.
+   */
+  refusal?: { at: 'initialize' | 'tools/call'; status: number; wwwAuthenticate?: string; bodyExcerpt?: string; message: string };
 }
 
 export interface ServerInfo {
@@ -144,4 +175,6 @@ export interface AgentCapture {
   protocolViolationsOmitted?: number;
   /** A failure that cut the whole agent short (agent timeout, crash), after initialize. */
   aborted?: TransportFailure;
+  /** The business-rule scenarios considered after the probes, in order; absent in recordings made before them. */
+  scenarios?: ScenarioRecord[];
 }

@@ -23,24 +23,20 @@ const READ_ONLY: ReadonlyArray<{ tool: string; arguments: () => Record<string, u
 /** The error-path probe: `buying_mode` must be one of brief|wholesale|refine, never a number. */
 export const INVALID_PROBE: Probe = { tool: 'get_products', arguments: { buying_mode: 42, brief: BRIEF }, intent: 'invalid' };
 
-/** Mutating tasks, called only when the agent is marked `sandbox` (sync with `dry_run`). */
-function sandboxProbes(): Probe[] {
+/** The sandbox account and brand every mutating probe names. */
+function sandboxParties(): { account: Record<string, unknown>; brand: Record<string, unknown> } {
   const brand = { domain: SANDBOX_DOMAIN };
-  const account = { brand, operator: SANDBOX_DOMAIN, sandbox: true };
-  const now = Date.now();
-  const day = 24 * 3600 * 1000;
+  return { account: { brand, operator: SANDBOX_DOMAIN, sandbox: true }, brand };
+}
+
+/**
+ * Mutating tasks, called only when the agent is marked `sandbox` (sync with `dry_run`). create_media_buy
+ * is not among them: the idempotency and unknown-reference scenarios (scenarios.ts) make those calls,
+ * booking a product the seller itself offered.
+ */
+function sandboxProbes(): Probe[] {
+  const { account } = sandboxParties();
   return [
-    {
-      tool: 'create_media_buy',
-      arguments: {
-        idempotency_key: randomUUID(),
-        account,
-        brand,
-        start_time: new Date(now + 7 * day).toISOString(),
-        end_time: new Date(now + 37 * day).toISOString(),
-        packages: [{ product_id: 'conformance_probe_product', budget: 100, pricing_option_id: 'conformance_probe_pricing' }],
-      },
-    },
     {
       tool: 'sync_creatives',
       arguments: {
@@ -60,6 +56,48 @@ function sandboxProbes(): Probe[] {
       },
     },
   ];
+}
+
+/** The product a create_media_buy probe books (a product the seller offered, else placeholders it will not know). */
+export interface BookedProduct {
+  productId: string;
+  pricingOptionId: string;
+  bidPrice?: number;
+  minSpend?: number;
+}
+
+const PLACEHOLDER_PRODUCT: BookedProduct = { productId: 'conformance_probe_product', pricingOptionId: 'conformance_probe_pricing' };
+
+/** A valid create_media_buy request (AdCP 3.x): a fresh key, one package, a flight starting in a week. */
+export function createMediaBuyArguments(product: BookedProduct = PLACEHOLDER_PRODUCT): Record<string, unknown> {
+  const { account, brand } = sandboxParties();
+  const now = Date.now();
+  const day = 24 * 3600 * 1000;
+  return {
+    idempotency_key: randomUUID(),
+    account,
+    brand,
+    start_time: new Date(now + 7 * day).toISOString(),
+    end_time: new Date(now + 37 * day).toISOString(),
+    packages: [
+      {
+        product_id: product.productId,
+        pricing_option_id: product.pricingOptionId,
+        budget: Math.max(100, Math.ceil(product.minSpend ?? 0)),
+        ...(product.bidPrice !== undefined ? { bid_price: product.bidPrice } : {}),
+      },
+    ],
+  };
+}
+
+/** An update_media_buy request (AdCP 3.x) pausing the buy `mediaBuyId`. */
+export function updateMediaBuyArguments(mediaBuyId: string): Record<string, unknown> {
+  return { idempotency_key: randomUUID(), account: sandboxParties().account, media_buy_id: mediaBuyId, paused: true };
+}
+
+/** The default (valid) arguments of a read-only task, as its default probe sends them. */
+export function defaultArguments(tool: string): Record<string, unknown> | undefined {
+  return READ_ONLY.find((p) => p.tool === tool)?.arguments();
 }
 
 export function defaultProbes(tools: ReadonlyArray<{ name: string }>, agent: AgentConfig): Probe[] {

@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { AgentCapture, Exchange } from './exchange.ts';
 import { redactDeep } from '../config/redact.ts';
+import { toJsonText } from './json-text.ts';
 
 export class RecordingError extends Error {
   constructor(
@@ -34,7 +35,9 @@ export async function writeRecording(file: string, captures: AgentCapture[], sec
 }
 
 function line(record: Record<string, unknown>, secrets: readonly string[]): string {
-  return JSON.stringify(secrets.length ? redactDeep(record, secrets) : record) + '\n';
+  // toJsonText, not JSON.stringify: `retry_after: 1e400` replays as Infinity (not null), and an answer
+  // nested 200k levels deep is written instead of failing the recording.
+  return toJsonText(secrets.length ? redactDeep(record, secrets) : record) + '\n';
 }
 
 export async function readRecording(file: string): Promise<AgentCapture[]> {

@@ -66,6 +66,21 @@ export interface CheckContext {
    * override, the configured AdCP version). Optional: `judgeAgent` fills it from the capture.
    */
   agent?: AgentCapture['agent'];
+  /**
+   * The agent's `expect` baseline and this run's other outcomes, for the check that judges the baseline
+   * itself (baseline.stale). Set by harness/run only, in a pass after every other check has judged.
+   */
+  baseline?: BaselineContext;
+}
+
+/** What a baseline judge sees: the entries as written in the config, and what the run found without them. */
+export interface BaselineContext {
+  /** Every `expect` entry of the agent: its key as written (`check id` or `check id › tool`) and its JSON pointer in the config. */
+  entries: ReadonlyArray<{ key: string; pointer: string }>;
+  /** false under `--no-baseline`: the entries were not applied, so they are not judged either. */
+  applied: boolean;
+  /** Every other outcome of the agent in this run (before the baseline was applied): check, tool label, status. */
+  outcomes: ReadonlyArray<{ check: string; tool: string; status: Status }>;
 }
 
 /**
@@ -111,6 +126,12 @@ interface CheckBase {
   condition?: string;
   /** Decided only from a live session's facts (handshake, transport): a recording replays its outcome. */
   live: boolean;
+  /**
+   * For a check no reference-seller fault can trip (it judges the harness's own config, not a seller's
+   * answer): the test file, relative to the project root, that proves it live. The matrix accepts it
+   * in place of a fault.
+   */
+  provenBy?: string;
 }
 
 export interface ExchangeCheck extends CheckBase {
@@ -178,4 +199,6 @@ export interface Outcome {
   fix?: string;
   /** Index of the judged call in the capture's `exchanges` (exchange checks only). */
   call?: number;
+  /** Advisory (the official storyboards, unless --strict-storyboards): reported, never counted in the verdict. */
+  advisory?: boolean;
 }

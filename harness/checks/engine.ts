@@ -10,6 +10,7 @@ import { catalog } from './catalog.ts';
 import { structuredContentTarget, LAYER_TARGETS, type LayerTarget } from '../extract/layer.ts';
 import { NO_ANSWER, adcpPayload, adcpVersionOf, auditRecord, parseVersion, viewResult } from './views.ts';
 import { escapeVisible } from '../sanitize.ts';
+import { scenarioOf } from '../capture/scenario-facts.ts';
 import { preview } from './json.ts';
 
 const SHOWN_CHARS = 200;
@@ -142,11 +143,15 @@ function runSessionVerdicts(check: ExchangeCheck, capture: AgentCapture, ctx: Ch
   }
 }
 
-/** The tool name to report an exchange under — the deliberately invalid call is labelled as such, so
- *  `error.validation › get_products (invalid input)` is not mistaken for the valid probe. A malformed
- *  record never throws here. */
+/** The tool name to report an exchange under — the deliberately invalid call and the steps of a
+ *  business-rule scenario are labelled as such, so `error.validation › get_products (invalid input)` or
+ *  `envelope.context-echo › get_products (pagination: page-2)` is not mistaken for the valid probe. A
+ *  malformed record never throws here. */
 export function toolName(x: Exchange): string {
   try {
+    if (typeof x.via === 'string' && x.via !== '') return `${String(x.tool)} (${x.via})`;
+    const scenario = scenarioOf(x);
+    if (scenario) return `${String(x.tool)} (${scenario.name}: ${scenario.step})`;
     return x.intent === 'invalid' ? `${String(x.tool)} (invalid input)` : String(x.tool);
   } catch {
     return '(unreadable)';
@@ -160,7 +165,7 @@ export function judgeAgent(
   select?: (checkId: string) => boolean,
   checks: readonly Check[] = catalog,
 ): Outcome[] {
-  const context: CheckContext = { schemas: ctx.schemas, agent: ctx.agent ?? capture.agent };
+  const context: CheckContext = { schemas: ctx.schemas, agent: ctx.agent ?? capture.agent, ...(ctx.baseline ? { baseline: ctx.baseline } : {}) };
   const exchanges = Array.isArray(capture.exchanges) ? capture.exchanges : [];
   const outcomes: Outcome[] = [];
   for (const check of checks) {

@@ -26,21 +26,26 @@ export function token(key: string | number): string {
 /** Depth past which a walk gives up (hostile nesting); JSON from a 1 MiB body can nest ~500k deep. */
 export const MAX_DEPTH = 256;
 
+/** Values a whole-document walk visits at most (a cyclic value from a broken recording must not spin forever). */
+const MAX_WALK = 50_000_000;
+
 /**
- * Deep equality of two JSON values (own enumerable keys, key order ignored). Iterative with a depth
- * bound: values nested deeper than MAX_DEPTH compare unequal rather than blow the stack.
+ * Deep equality of two JSON values (own enumerable keys, key order ignored). Iterative, with no depth
+ * bound (the stack is explicit): an answer nested 2000 levels deep whose text mirror is the same data
+ * compares equal. Parsed JSON has no cycles; the walk budget only guards a broken value that does.
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  const stack: Array<[unknown, unknown, number]> = [[a, b, 0]];
+  const stack: Array<[unknown, unknown]> = [[a, b]];
+  let steps = 0;
   while (stack.length > 0) {
-    const [x, y, depth] = stack.pop()!;
+    if (++steps > MAX_WALK) return false;
+    const [x, y] = stack.pop()!;
     if (Object.is(x, y)) continue;
     if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
-    if (depth > MAX_DEPTH) return false;
     if (Array.isArray(x) !== Array.isArray(y)) return false;
     if (Array.isArray(x) && Array.isArray(y)) {
       if (x.length !== y.length) return false;
-      for (let i = 0; i < x.length; i++) stack.push([x[i], y[i], depth + 1]);
+      for (let i = 0; i < x.length; i++) stack.push([x[i], y[i]]);
       continue;
     }
     const kx = Object.keys(x);
@@ -48,7 +53,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     if (kx.length !== ky.length) return false;
     for (const k of kx) {
       if (!hasOwn(y, k)) return false;
-      stack.push([own(x, k), own(y, k), depth + 1]);
+      stack.push([own(x, k), own(y, k)]);
     }
   }
   return true;
@@ -64,10 +69,40 @@ export function safeStringify(v: unknown): string | null {
   }
 }
 
-/** UTF-8 bytes of a JSON value as serialized, or null when it cannot be serialized. */
+/**
+ * UTF-8 bytes of a JSON value as JSON.stringify would serialize it, or null when it cannot be serialized.
+ * Counted with an explicit stack, never by serializing: an answer nested 200k levels deep (which makes
+ * JSON.stringify overflow the call stack) is measured like any other.
+ */
 export function jsonBytes(v: unknown): number | null {
-  const s = safeStringify(v);
-  return s === null ? null : Buffer.byteLength(s, 'utf8');
+  if (v === undefined || typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') return null;
+  let total = 0;
+  let steps = 0;
+  const stack: unknown[] = [v];
+  while (stack.length > 0) {
+    if (++steps > MAX_WALK) return null;
+    const x = stack.pop();
+    if (x === null || x === undefined || typeof x === 'function' || typeof x === 'symbol') total += 4; // null (only array items reach here as undefined)
+    else if (typeof x === 'string') total += Buffer.byteLength(JSON.stringify(x), 'utf8');
+    else if (typeof x === 'number') total += Number.isFinite(x) ? String(x).length : 4;
+    else if (typeof x === 'boolean') total += x ? 4 : 5;
+    else if (typeof x === 'bigint') return null;
+    else if (Array.isArray(x)) {
+      total += 2 + Math.max(0, x.length - 1);
+      for (let i = 0; i < x.length; i++) stack.push(x[i]);
+    } else {
+      const keys = Object.keys(x).filter((k) => {
+        const item = own(x, k);
+        return item !== undefined && typeof item !== 'function' && typeof item !== 'symbol';
+      });
+      total += 2 + Math.max(0, keys.length - 1);
+      for (const k of keys) {
+        total += Buffer.byteLength(JSON.stringify(k), 'utf8') + 1;
+        stack.push(own(x, k));
+      }
+    }
+  }
+  return total;
 }
 
 const PREVIEW_CHARS = 200;
@@ -75,6 +110,8 @@ const PREVIEW_CHARS = 200;
 /** A short readable rendering of a seller value for `found` (bounded; engine escapes control chars). */
 export function preview(v: unknown): string {
   if (v === undefined) return 'absent';
+  // JSON.stringify writes Infinity / NaN as `null`: say what they are (JSON.parse turns 1e400 into Infinity).
+  if (typeof v === 'number' && !Number.isFinite(v)) return `${v} (not a finite number: a JSON number too large for a double, e.g. 1e400)`;
   if (typeof v === 'string') return clip(JSON.stringify(v.length > PREVIEW_CHARS * 2 ? v.slice(0, PREVIEW_CHARS * 2) : v));
   const s = safeStringify(v);
   return s === null ? `an unserializable ${describeType(v)}` : clip(s);

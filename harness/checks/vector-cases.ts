@@ -2,7 +2,8 @@
 //   {version:1, description, vectors:[{id, description, capture?, exchange?, schemas?, expected_outcomes}]}
 // `capture` is a partial AgentCapture and `exchange` a partial Exchange (appended to the capture's
 // exchanges); omitted fields get defaults (a stdio agent, initialize ok at MCP 2025-11-25, a tools/list
-// naming each called tool). An exchange may give its outcome as `outcome`, or as shorthand `result` /
+// naming each called tool). Multi-call business rules give `capture.exchanges` (each may carry
+// `scenario: {name, step}`) and `capture.scenarios` (the ScenarioRecords); `baseCall` indexes exchanges. An exchange may give its outcome as `outcome`, or as shorthand `result` /
 // `error` (a JSON-RPC error object). Every check id in expected_outcomes is run and its status compared;
 // others are not. Several outcomes of one id (several calls or subjects) fold to the worst:
 // fail > warn > untested > pass > not-applicable.
@@ -10,8 +11,12 @@
 // `schemas` (optional) switches on a FAKE schema service for schema.* vectors — a required-keys check,
 // clearly not Ajv: `{adcp_version?, adcp_response_required?: {tool: [key…]}}`. The real Ajv registry is
 // tested with harness/schemas; these vectors only prove how the checks use the service's answers.
+//
+// `baseline` (optional) hands the baseline judge what the run would: `{expect: {key: reason}, outcomes:
+// [{check, tool, status}], applied?}` — the agent's entries (pointers `/agents/0/expect/<key>`) and the
+// run's other outcomes.
 import type { AgentCapture, Exchange, ExchangeOutcome } from '../capture/exchange.ts';
-import type { CheckContext, SchemaError, SchemaService, Status } from './check.ts';
+import type { BaselineContext, CheckContext, SchemaError, SchemaService, Status } from './check.ts';
 import { checkById } from './catalog.ts';
 import { judgeAgent } from './engine.ts';
 import { hasOwn, isObject, own } from './json.ts';
@@ -49,6 +54,11 @@ export function fillExchange(p: unknown): Exchange {
   if (isObject(advertised)) x.advertised = advertised as Exchange['advertised'];
   const http = own(p, 'http');
   if (isObject(http)) x.http = http as unknown as Exchange['http'];
+  // A step of a business-rule scenario: {name, step}.
+  const scenario = own(p, 'scenario');
+  const name = own(scenario, 'name');
+  const step = own(scenario, 'step');
+  if (typeof name === 'string' && typeof step === 'string') x.scenario = { name, step };
   return x;
 }
 
@@ -93,6 +103,8 @@ export function fillCapture(partial: unknown, exchange: unknown): AgentCapture {
   if (hasOwn(partial, 'http')) capture.http = own(partial, 'http') as AgentCapture['http'];
   else if (transport === 'http') capture.http = { observations: [] };
   if (hasOwn(partial, 'aborted')) capture.aborted = own(partial, 'aborted') as AgentCapture['aborted'];
+  const scenarios = own(partial, 'scenarios');
+  if (Array.isArray(scenarios)) capture.scenarios = scenarios as AgentCapture['scenarios'];
   // A live capture always records its JSON-RPC violations (none: an empty list); a vector may list some.
   const violations = own(partial, 'protocolViolations');
   capture.protocolViolations = Array.isArray(violations) ? (violations as AgentCapture['protocolViolations']) : [];
@@ -135,6 +147,22 @@ export function fakeSchemaService(spec: unknown): SchemaService {
   };
 }
 
+/** A vector's `baseline` as the run would hand it to the baseline judge. */
+function baselineOf(spec: unknown): BaselineContext {
+  const expect = own(spec, 'expect');
+  const listed = own(spec, 'outcomes');
+  const pointer = (key: string) => `/agents/0/expect/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  return {
+    entries: isObject(expect) ? Object.keys(expect).map((key) => ({ key, pointer: pointer(key) })) : [],
+    applied: own(spec, 'applied') !== false,
+    outcomes: (Array.isArray(listed) ? listed : []).map((o) => ({
+      check: str(own(o, 'check'), ''),
+      tool: str(own(o, 'tool'), ''),
+      status: STATUSES.includes(own(o, 'status') as Status) ? (own(o, 'status') as Status) : 'pass',
+    })),
+  };
+}
+
 /** Run one vector; `diff` lists every id whose folded status differs from the expected one. */
 export function runCheckVector(vector: unknown): { ok: boolean; diff: string } {
   const id = str(own(vector, 'id'), '(no id)');
@@ -154,6 +182,7 @@ export function runCheckVector(vector: unknown): { ok: boolean; diff: string } {
     return { ok: false, diff: `${id}: could not build the capture: ${err instanceof Error ? err.message : String(err)}` };
   }
   const ctx: CheckContext = hasOwn(vector, 'schemas') ? { schemas: fakeSchemaService(own(vector, 'schemas')) } : {};
+  if (hasOwn(vector, 'baseline')) ctx.baseline = baselineOf(own(vector, 'baseline'));
   const outcomes = judgeAgent(capture, ctx, (checkId) => hasOwn(expected, checkId));
 
   for (const [checkId, want] of Object.entries(expected)) {

@@ -18,6 +18,8 @@ export interface CatalogRow {
   specUrl: string;
   fix: string;
   faults: string[];
+  /** For a check no seller fault can trip (it judges the config): the live test that proves it. */
+  provenBy?: string;
 }
 
 export function catalogRows(): CatalogRow[] {
@@ -33,11 +35,12 @@ export function catalogRows(): CatalogRow[] {
     specUrl: c.spec.url,
     fix: c.fix,
     faults: faults.filter((f) => trippedIds(f).includes(c.id)).map((f) => f.name),
+    ...(c.provenBy !== undefined ? { provenBy: c.provenBy } : {}),
   }));
 }
 
 export function renderTable(rows: CatalogRow[]): string {
-  const cells = rows.map((r) => [r.id, r.severity, r.live ? 'live' : '', r.title, r.faults.length > 0 ? r.faults.join(', ') : '—']);
+  const cells = rows.map((r) => [r.id, r.severity, r.live ? 'live' : '', r.title, r.faults.length > 0 ? r.faults.join(', ') : r.provenBy !== undefined ? `test: ${r.provenBy}` : '—']);
   const header = ['ID', 'SEVERITY', 'SCOPE', 'TITLE', 'PROVEN BY FAULT'];
   const all = [header, ...cells];
   const widths = header.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));

@@ -21,6 +21,7 @@ export async function main(argv: string[]): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
+    if (opts.watch !== undefined) return await (await import('../run/watch-run.ts')).watchRun(opts, interrupt.signal);
     const { liveRun, mergeRun } = await import('../run/pipeline.ts');
     return opts.mergeReports !== undefined ? await mergeRun(opts, opts.mergeReports) : await liveRun(opts, interrupt.signal);
   } catch (err) {

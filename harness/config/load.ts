@@ -118,6 +118,7 @@ async function resolveAgent(
     ...optional('probes', (a.probes ?? defaults.probes)?.map((p) => ({ tool: p.tool, arguments: p.arguments, intent: p.intent ?? 'valid' }))),
     ...optional('metaIdTools', mergeMaps(defaults.metaIdTools, a.metaIdTools)),
     ...optional('expect', mergeMaps(defaults.expect, a.expect)),
+    ...optional('expectPointers', expectPointers(defaults.expect, a.expect, at)),
   };
 
   if (a.transport === 'http') {
@@ -176,6 +177,15 @@ async function secretValue(v: SecretValue, dir: string, file: string, pointer: s
 function credentialParts(value: string): string[] {
   const m = /^\s*[A-Za-z][A-Za-z0-9_-]*\s+(\S.*)$/.exec(value);
   return m?.[1] ? [m[1].trim()] : [];
+}
+
+/** Each merged `expect` key → where it is written: the agent's own entry wins over the defaults' one. */
+function expectPointers(defaults: Record<string, string> | undefined, own: Record<string, string> | undefined, at: (...keys: Array<string | number>) => string): Record<string, string> | undefined {
+  if (!defaults && !own) return undefined;
+  const pointers: Record<string, string> = {};
+  for (const key of Object.keys(defaults ?? {})) pointers[key] = pointerOf('defaults', 'expect', key);
+  for (const key of Object.keys(own ?? {})) pointers[key] = at('expect', key);
+  return pointers;
 }
 
 function mergeMaps<T>(defaults: Record<string, T> | undefined, own: Record<string, T> | undefined): Record<string, T> | undefined {

@@ -34,6 +34,8 @@ interface AgentBase {
   metaIdTools?: Record<string, boolean>;
   /** Known failures: check id (or `id › tool`) → reason. Reported, not counted against the run. */
   expect?: Record<string, string>;
+  /** Where each `expect` entry is written in the config (JSON pointer: the agent's own, or `/defaults/expect/…`). */
+  expectPointers?: Record<string, string>;
   /** Every secret value resolved from the config (header and env values, {fromFile} contents, URL credentials, every
    * `${VAR}` value wherever it is used): redacted everywhere. */
   secrets: string[];
@@ -43,6 +45,12 @@ export interface HttpAgentConfig extends AgentBase {
   transport: 'http';
   url: string;
   headers: Record<string, string>;
+  /**
+   * Names of the headers whose values came from `${VAR}` or `{fromFile}` (the credentials): the
+   * unauthenticated scenario repeats a call without them. When absent, headers whose names say so
+   * (Authorization, Cookie, *api-key*, *token* …) are taken for credentials.
+   */
+  credentialHeaders?: string[];
 }
 
 export interface StdioAgentConfig extends AgentBase {

@@ -63,6 +63,12 @@ export class CallTracker {
   private serverRequests = 0;
   private floodNoted = false;
 
+  /**
+   * `--verbose`: every JSON-RPC message, outgoing as handed to the transport, incoming as parsed off the
+   * wire (before the admission below and before the SDK). Observes only; never changes what is admitted.
+   */
+  onWire?: (e: { direction: 'out' | 'in'; message: unknown; text?: string }) => void;
+
   constructor(private readonly secrets: readonly string[]) {}
 
   /** A new MCP session (a connect retry): the SDK numbers its requests from 0 again. */
@@ -91,8 +97,16 @@ export class CallTracker {
     this.violations.push({ kind, message: oneLine(message, this.secrets), ...(at !== undefined ? { at } : {}) });
   }
 
+  /** A message arrived whose bytes are not UTF-8 (`where`: stdout line, JSON body, SSE stream); recorded once per call. */
+  invalidUtf8(where: string): void {
+    const at = this.current?.label;
+    if (this.violations.some((v) => v.kind === 'invalid-utf8' && v.at === at)) return;
+    this.violation('invalid-utf8', `a message (${where}) was not valid UTF-8; its bad bytes were read as U+FFFD`);
+  }
+
   /** An outgoing message: remembers our request ids; the first request carrying the pending method gives the call its id. */
   noteOutgoing(message: unknown): void {
+    this.onWire?.({ direction: 'out', message });
     for (const m of Array.isArray(message) ? message : [message]) {
       const info = rpcInfo(m);
       if (info.method === undefined || info.id === undefined) continue;
@@ -120,6 +134,7 @@ export class CallTracker {
    * different one without serializing it again).
    */
   admit(raw: unknown, bytes: number | undefined, text?: string): boolean {
+    this.onWire?.({ direction: 'in', message: raw, ...(text !== undefined ? { text } : {}) });
     if (Array.isArray(raw)) return this.batch(raw);
     if (!isObject(raw)) return true; // not a JSON-RPC message: the transport reports it
     const method = raw['method'];

@@ -47,6 +47,15 @@ function codeOf(err: unknown): string | undefined {
   return undefined;
 }
 
+/** Whether an error, or one of its causes, has this name (undici's parser errors often carry no code). */
+function causedBy(err: unknown, name: string): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    if ((e as { name?: unknown }).name === name) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 function messageOf(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const cause = (err as { cause?: unknown }).cause;
@@ -68,6 +77,10 @@ export function classify(err: unknown, secrets: readonly string[], phase: 'conne
   }
   if (name === 'AbortError' || name === 'TimeoutError') return failure('timeout', message, secrets);
   const code = codeOf(err);
+  // llhttp refused the response (a header folded over CR LF, a control character in a header …): the
+  // seller's HTTP is malformed, whatever the harness was doing.
+  if (code?.startsWith('HPE_') || causedBy(err, 'HTTPParserError')) return failure('protocol', `malformed HTTP response: ${message}`, secrets);
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') return failure('network', `${code}: the response headers passed the client's size limit (${message})`, secrets);
   if (code && TIMEOUT_CODES.has(code)) return failure('timeout', `${code}: ${message}`, secrets);
   if (code && CONNECT_CODES.has(code)) return failure(phase === 'connect' ? 'connect' : 'network', `${code}: ${message}`, secrets);
   if (code && CLOSED_CODES.has(code)) return failure('closed', `${code}: ${message}`, secrets);

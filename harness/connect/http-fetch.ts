@@ -3,6 +3,7 @@
 // body read through a byte counter that stops at `maxBytes` — JSON and SSE alike — and aborts the
 // pending call's signal (with SSE, a stream error alone only reaches transport.onerror).
 // It also records one HttpObservation per response and taps the raw JSON-RPC messages.
+import { isUtf8 } from 'node:buffer';
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { HttpObservation } from '../capture/exchange.ts';
@@ -60,7 +61,7 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
     if (method === 'GET') return new Response(null, { status: 405, statusText: 'Method Not Allowed (not opened by the harness)' });
 
     const body = typeof init?.body === 'string' ? init.body : undefined;
-    let info: ReturnType<typeof rpcInfo> = {};
+    let info: ReturnType<typeof rpcInfo>;
     try {
       info = body ? rpcInfo(JSON.parse(body)) : {};
     } catch {
@@ -132,12 +133,15 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
       return new Response(null, init2);
     }
     if (type === 'application/json') {
-      const text = await readCapped(source, maxBytes, (seen) => onOversize(call, seen));
+      const text = await readCapped(source, maxBytes, (seen) => onOversize(call, seen), () => tracker.invalidUtf8('a JSON body'));
       // The SDK reads only what the gate admitted ('[]' when it withheld everything: a batch, a wrong id).
       return new Response(gateJson(text, tracker) ? text : '[]', init2);
     }
     if (type === 'text/event-stream') {
-      const tap = new SseTap((data) => gateData(data, tracker));
+      const tap = new SseTap(
+        (data) => gateData(data, tracker),
+        () => tracker.invalidUtf8('an SSE stream'),
+      );
       const encoder = new TextEncoder();
       const stream = cappedStream(source, maxBytes, {
         chunk: (c) => encoder.encode(tap.push(c)),
@@ -217,7 +221,7 @@ function gateData(data: string, tracker: CallTracker): boolean {
 }
 
 /** Read a whole body, failing with OversizeError (and cancelling the socket) past `maxBytes`. */
-async function readCapped(source: ReadableStream<Uint8Array>, maxBytes: number, oversize: (seen: number) => void): Promise<string> {
+async function readCapped(source: ReadableStream<Uint8Array>, maxBytes: number, oversize: (seen: number) => void, notUtf8: () => void): Promise<string> {
   const reader = source.getReader();
   const chunks: Uint8Array[] = [];
   let seen = 0;
@@ -232,7 +236,9 @@ async function readCapped(source: ReadableStream<Uint8Array>, maxBytes: number, 
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  const body = Buffer.concat(chunks);
+  if (!isUtf8(body)) notUtf8();
+  return body.toString('utf8');
 }
 
 /** The first `limit` bytes of a body as text; the rest is discarded and the socket released. */

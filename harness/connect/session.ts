@@ -72,6 +72,7 @@ export function openTransport(agent: AgentConfig, tracker: CallTracker): Omit<Se
       maxBytes: agent.maxBytes,
       secrets: agent.secrets,
       onRaw: (value, bytes, text) => tracker.admit(value, bytes, text),
+      onInvalidUtf8: () => tracker.invalidUtf8('a stdout line'),
       onExit: (exit) => {
         const call = tracker.current;
         if (call) {

@@ -7,7 +7,8 @@
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 
 export class SseTap {
-  private readonly decoder = new TextDecoder();
+  /** Strict until the first byte that is not UTF-8 (reported once), lenient (U+FFFD) from then on. */
+  private decoder = new TextDecoder('utf-8', { fatal: true });
   private readonly parser: EventSourceParser;
   /** Re-serialized admitted events not yet handed to the reader. */
   private out: string[] = [];
@@ -15,14 +16,29 @@ export class SseTap {
   private unterminated: string | undefined;
 
   /** `admit` sees the data of each `message` event and says whether the SDK may see it. */
-  constructor(private readonly admit: (data: string) => boolean) {
+  constructor(
+    private readonly admit: (data: string) => boolean,
+    private readonly notUtf8: () => void = () => {},
+  ) {
     this.parser = createParser({ onEvent: (e) => this.onEvent(e) });
   }
 
   /** Feed one chunk of the body; returns the SSE text the SDK may read (possibly empty). */
   push(chunk: Uint8Array): string {
-    this.parser.feed(this.decoder.decode(chunk, { stream: true }));
+    this.parser.feed(this.decode(chunk));
     return this.take();
+  }
+
+  private decode(chunk?: Uint8Array): string {
+    try {
+      return chunk ? this.decoder.decode(chunk, { stream: true }) : this.decoder.decode();
+    } catch {
+      // The first byte that is not UTF-8: say so once, then read on as a lenient decoder would (a
+      // character split across this chunk's start is lost with it).
+      this.notUtf8();
+      this.decoder = new TextDecoder('utf-8');
+      return chunk ? this.decoder.decode(chunk, { stream: true }) : '';
+    }
   }
 
   /**
@@ -30,7 +46,7 @@ export class SseTap {
    * was NOT admitted, or undefined when the stream ended cleanly.
    */
   end(): string | undefined {
-    const rest = this.decoder.decode();
+    const rest = this.decode();
     if (rest) this.parser.feed(rest);
     this.out = [];
     // Closing the open event by hand shows what it held; `ending` keeps it from being admitted.

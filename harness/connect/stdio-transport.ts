@@ -6,6 +6,7 @@
 // byte cap that cuts the line (not the session), a bounded stderr tail and per-call stderr windows, a
 // bound on what may wait in the server's stdin, readable start-up failures, and a reaping close().
 import { type ChildProcess, spawn } from 'node:child_process';
+import { isUtf8 } from 'node:buffer';
 import { statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -39,6 +40,8 @@ export interface StdioTransportOptions {
    * the SDK sees it, with its UTF-8 size. Returns whether the SDK may see it.
    */
   onRaw(value: unknown, bytes: number, text: string): boolean;
+  /** A stdout line whose bytes are not UTF-8 (it is still read, with U+FFFD for the bad bytes). */
+  onInvalidUtf8?(): void;
   /** A stdout line passed the byte cap; the rest of the line is discarded. */
   onOversize(bytesSeen: number): void;
   /** The process exited on its own (a crash, or an exit mid-run). Called before onclose. */
@@ -294,6 +297,7 @@ export class HarnessStdioTransport implements Transport {
     this.lineBytes = 0;
     this.discarding = false;
     if (wasCut) return;
+    if (!isUtf8(buf)) this.opts.onInvalidUtf8?.();
     let text = buf.toString('utf8');
     if (text.endsWith('\r')) text = text.slice(0, -1);
     if (text.trim() === '') return;

@@ -7,7 +7,7 @@ export function failureMessage(o: ReportOutcome): string {
   const diagnosis = o.evidence?.diagnosis;
   const same = o.evidence?.sameCauseAs;
   const head = diagnosis ?? o.message;
-  const tail = same ? ` (same root cause as ${same})` : '';
+  const tail = `${same ? ` (same root cause as ${same})` : ''}${o.flaky ? ' (flaky: it passed when asked again in a fresh session)' : ''}`;
   return `${head}${tail} [${o.severity}; ${o.spec}]`;
 }
 
@@ -19,6 +19,7 @@ export function evidenceLines(o: ReportOutcome): string[] {
   for (const e of o.schemaErrors ?? []) lines.push(`  schema: ${e.pointer || '/'} ${e.keyword}: expected ${e.expected}; found ${e.found}`);
   if (o.schemaErrorsOmitted) lines.push(`  … ${o.schemaErrorsOmitted} more schema error(s) not shown`);
   const ev = o.evidence;
+  if (o.flaky) lines.push('flaky:    failed, then passed when the call was made again in a fresh session');
   if (ev?.diagnosis) lines.push(`diagnosis: ${ev.diagnosis}`);
   if (ev?.sameCauseAs) lines.push(`root cause: reported with ${ev.sameCauseAs}`);
   if (ev?.request) lines.push(`sent:     ${ev.request}`);

@@ -1,7 +1,7 @@
 // report.json: the stable, documented machine-readable report (README § "report.json"), validated by
 // harness/report/report.schema.json. Bump REPORT_SCHEMA_VERSION on any change that is not a pure addition.
-import { addCounts, agentVerdict, countOutcomes, exitCodeOf, incompleteReason, runVerdict, verdictText, ZERO_COUNTS } from './model.ts';
-import type { Counts, Evidence, Layer, RunProvenance, RunReport, Verdict } from './model.ts';
+import { addCounts, agentVerdict, baselineUse, configErrorsOf, countOutcomes, exitCodeOf, gateExitCode, incompleteReason, runVerdict, verdictText, ZERO_COUNTS } from './model.ts';
+import type { BaselineUse, Comparison, Counts, Evidence, FailOn, Layer, RunProvenance, RunReport, Verdict } from './model.ts';
 import type { Level, SchemaError, Status } from '../checks/check.ts';
 import { HARNESS_VERSION } from '../version.ts';
 
@@ -24,6 +24,10 @@ export interface ReportJsonOutcome {
   durationMs?: number;
   evidence?: Evidence;
   baseline?: string;
+  /** The official storyboards' outcomes: reported, never counted (unless --strict-storyboards). */
+  advisory?: boolean;
+  /** The failure did not repeat when the read-only call was made again in a fresh session. */
+  flaky?: true;
 }
 
 export interface ReportJsonAgent {
@@ -42,6 +46,10 @@ export interface ReportJsonAgent {
   aborted: string | null;
   durationMs: number | null;
   stderrTail?: string;
+  /** The agent's `expect` entries and whether they were applied (false under --no-baseline). */
+  baseline?: { entries: number; applied: boolean };
+  /** Config errors only the agent's answers revealed (an `expect` entry naming a tool it does not expose). */
+  configErrors?: string[];
   outcomes: ReportJsonOutcome[];
   layers: Record<Layer, number>;
   summary: Counts;
@@ -54,7 +62,15 @@ export interface ReportJson {
   strict: boolean;
   complete: boolean;
   cutShort: string | null;
-  exitCode: 0 | 1 | 3;
+  exitCode: 0 | 1 | 2 | 3;
+  /** `--fail-on`: `any` (every failure counts) or `regressions` (only what got worse than `--compare`). */
+  failOn: FailOn;
+  /** Whether the `expect` baselines applied (every report says so). */
+  baselines: BaselineUse;
+  /** `--compare`: what changed since the previous report; null without it. */
+  comparison: Comparison | null;
+  /** Config errors found during the run (they make the exit code 2). */
+  configErrors: string[];
   agents: ReportJsonAgent[];
   summary: Counts;
 }
@@ -92,23 +108,31 @@ export function buildReportJson(report: RunReport): ReportJson {
         if (o.durationMs !== undefined) out.durationMs = o.durationMs;
         if (o.evidence !== undefined) out.evidence = pickEvidence(o.evidence);
         if (o.baseline !== undefined) out.baseline = o.baseline;
+        if (o.advisory === true) out.advisory = true;
+        if (o.flaky === true) out.flaky = true;
         return out;
       }),
       layers: { validate_root: a.layers.validate_root, legacy_wrapper: a.layers.legacy_wrapper, missing: a.layers.missing, schema: a.layers.schema },
       summary: counts,
     };
     if (a.stderrTail !== undefined) agent.stderrTail = a.stderrTail;
+    if (a.baseline !== undefined) agent.baseline = { entries: a.baseline.entries, applied: a.baseline.applied };
+    if (a.configErrors?.length) agent.configErrors = [...a.configErrors];
     return agent;
   });
-  const exitCode = exitCodeOf(report);
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     run: report.run ?? null,
     verdict: runVerdict(report),
     strict: report.strict,
-    complete: exitCode !== 3,
+    // The verdict's completeness: under --fail-on regressions the exit code may be 0 or 1 for an incomplete run.
+    complete: exitCodeOf(report) !== 3,
     cutShort: report.cutShort,
-    exitCode,
+    exitCode: gateExitCode(report),
+    failOn: report.failOn ?? 'any',
+    baselines: baselineUse(report),
+    comparison: report.comparison ?? null,
+    configErrors: configErrorsOf(report),
     agents,
     summary,
   };

@@ -86,6 +86,11 @@ export function agentProperties(agent: AgentReport, strict: boolean): Array<[str
   if (agent.aborted !== null) props.push(['aborted', agent.aborted]);
   if (agent.stderrTail !== undefined) props.push(['stderrTail', agent.stderrTail]);
   if (agent.durationMs !== null) props.push(['durationMs', String(agent.durationMs)]);
+  if (agent.baseline !== undefined) {
+    const n = agent.baseline.entries;
+    const entries = `${n} entr${n === 1 ? 'y' : 'ies'}`;
+    props.push(['baseline', n === 0 ? 'none' : agent.baseline.applied ? `applied: ${entries}` : `not applied (--no-baseline): ${entries}`]);
+  }
   for (const [k, v] of Object.entries(counts)) props.push([`count.${k}`, String(v)]);
   for (const layer of LAYERS) props.push([`layers.${layer}`, String(agent.layers[layer])]);
   return props;

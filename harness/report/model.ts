@@ -31,6 +31,10 @@ export interface AgentFacts {
   durationMs: number | null;
   /** The seller's stderr tail when it could not start or died (stdio only; redacted, bounded). */
   stderrTail?: string;
+  /** The agent's `expect` baseline in this run: how many entries, and whether they were applied (false under --no-baseline). */
+  baseline?: { entries: number; applied: boolean };
+  /** Config errors that only the agent's answers could reveal (an `expect` entry naming a tool it does not expose): exit 2. */
+  configErrors?: string[];
 }
 
 /** What the harness sent and what the seller answered, shown with every fail and warn (bounded, redacted). */
@@ -54,6 +58,11 @@ export interface ReportOutcome extends Outcome {
   /** Duration of the call the outcome judges, in ms (session checks: absent). */
   durationMs?: number;
   evidence?: Evidence;
+  /**
+   * A failure of a read-only call that passed when the call was made again in a fresh session: it stays a
+   * failure (the seller answered wrongly once), but is listed apart and never counted as a regression.
+   */
+  flaky?: boolean;
 }
 
 export interface AgentReport extends AgentFacts {
@@ -71,6 +80,21 @@ export interface RunProvenance {
   schemaSource: { kind: string; location: string; versions: string[] };
   /** The config file's base name, or null for the embedded reference seller / a replay. */
   config: string | null;
+  /** `--storyboards`: what ran, graded by which corpus (the pinned @adcp/sdk's). */
+  storyboards?: { selection: string; corpusVersion: string; strict: boolean };
+}
+
+/** Storyboard outcomes of an agent by status (they are advisory: never in the verdict unless strict). */
+export function storyboardCounts(a: AgentReport): Record<'pass' | 'fail' | 'notApplicable' | 'untested', number> | null {
+  const mine = a.outcomes.filter((o) => o.check.startsWith('storyboard.'));
+  if (!mine.length) return null;
+  const counts = { pass: 0, fail: 0, notApplicable: 0, untested: 0 };
+  for (const o of mine) {
+    if (o.status === 'not-applicable') counts.notApplicable++;
+    else if (o.status === 'fail' || o.status === 'warn') counts.fail++;
+    else counts[o.status]++;
+  }
+  return counts;
 }
 
 export interface RunReport {
@@ -80,6 +104,95 @@ export interface RunReport {
   /** Why the whole run stopped early (interrupted, vitest error, a shard missing from a merge), or null. */
   cutShort: string | null;
   run?: RunProvenance;
+  /** `--fail-on`: what the exit code gates on (default `any`). */
+  failOn?: FailOn;
+  /** `--compare`: what changed since the previous run's report. */
+  comparison?: Comparison;
+}
+
+/** `--fail-on any` (every failure counts) or `regressions` (only what got worse than the `--compare` run). */
+export type FailOn = 'any' | 'regressions';
+
+/** One outcome in a comparison: its identity (agent · check · tool, plus the probe ordinal past the first) and its message, normalised. */
+export interface ComparedOutcome {
+  agent: string;
+  check: string;
+  tool: string;
+  /** The 2nd, 3rd … judgement of the same check on the same tool label in one agent (a tool probed twice); absent for the first. */
+  probe?: number;
+  /** The failure message (the current one; for `fixed`, the previous one), with run-specific ids, times and durations normalised. */
+  message: string;
+}
+
+/** One agent in a comparison. */
+export interface ComparedAgent {
+  agent: string;
+  /** newlyUnreachable: why initialize failed (normalised). */
+  message?: string;
+}
+
+/** What changed since the previous run (`--compare PREVIOUS_REPORT_JSON`). */
+export interface Comparison {
+  against: { startedAt: string | null; harnessVersion: string | null };
+  /** Failing now, not failing before (agents reachable in both runs; flaky failures excluded). */
+  newFailures: ComparedOutcome[];
+  /** Failing before, passing now. */
+  fixed: ComparedOutcome[];
+  /** Failing now, but passed when re-verified in a fresh session: never a regression. */
+  flaky: ComparedOutcome[];
+  /** Failing in both runs. */
+  stillFailing: number;
+  /** Reachable before, unreachable now. */
+  newlyUnreachable: ComparedAgent[];
+  /** Unreachable before, reachable now: its outcomes are not diffed (no comparable history). */
+  backOnline: ComparedAgent[];
+  /** In this run only: no history, so its failures are not new failures. */
+  added: ComparedAgent[];
+  /** In the previous run only. */
+  removed: ComparedAgent[];
+}
+
+/** What `--fail-on regressions` fails on: new failures and newly unreachable agents. */
+export function regressionCount(c: Comparison): number {
+  return c.newFailures.length + c.newlyUnreachable.length;
+}
+
+/** Config errors the run found only once agents answered (exit 2). */
+export function configErrorsOf(report: RunReport): string[] {
+  return report.agents.flatMap((a) => a.configErrors ?? []);
+}
+
+/**
+ * The process exit code: 2 when the config proved wrong during the run (an `expect` entry naming a tool
+ * the agent does not expose); under `--fail-on regressions` with a comparison, 3 only when the run itself
+ * was cut short, 1 for a regression, else 0; otherwise exitCodeOf.
+ */
+export function gateExitCode(report: RunReport): 0 | 1 | 2 | 3 {
+  if (configErrorsOf(report).length) return 2;
+  if (report.failOn === 'regressions' && report.comparison) {
+    if (report.cutShort !== null) return 3;
+    return regressionCount(report.comparison) > 0 ? 1 : 0;
+  }
+  return exitCodeOf(report);
+}
+
+/** Whether the run's baselines applied, in one sentence every report prints. */
+export interface BaselineUse {
+  state: 'applied' | 'ignored' | 'none';
+  /** `expect` entries over all agents. */
+  entries: number;
+  text: string;
+}
+
+export function baselineUse(report: RunReport): BaselineUse {
+  const withEntries = report.agents.filter((a) => (a.baseline?.entries ?? 0) > 0);
+  const entries = withEntries.reduce((n, a) => n + (a.baseline?.entries ?? 0), 0);
+  if (!entries) return { state: 'none', entries, text: 'baselines: none (no agent has expect entries)' };
+  const baselined = report.agents.reduce((n, a) => n + countOutcomes(a.outcomes).baselined, 0);
+  if (withEntries.some((a) => a.baseline?.applied === false)) {
+    return { state: 'ignored', entries, text: `baselines: NOT applied (--no-baseline): ${entries} expect entr${entries === 1 ? 'y' : 'ies'} ignored, every failure counts` };
+  }
+  return { state: 'applied', entries, text: `baselines: applied (${entries} expect entr${entries === 1 ? 'y' : 'ies'}; ${baselined} expected failure${baselined === 1 ? '' : 's'} not counted)` };
 }
 
 export interface Counts {
@@ -116,14 +229,15 @@ export function addCounts(a: Counts, b: Counts): Counts {
 }
 
 /** Does this outcome fail the run? Fails always, warnings under --strict; baselined ones never. */
-export function failsRun(o: ReportOutcome, strict: boolean): boolean {
-  if (o.baseline !== undefined) return false;
+export function failsRun(o: Pick<ReportOutcome, 'baseline' | 'status' | 'advisory'>, strict: boolean): boolean {
+  // Advisory outcomes (the official storyboards, unless --strict-storyboards) are reported, never counted.
+  if (o.baseline !== undefined || o.advisory === true) return false;
   return o.status === 'fail' || (strict && o.status === 'warn');
 }
 
 /** A check that applies but was not verified, at a level that matters for the verdict. */
 export function leavesUnverified(o: ReportOutcome, strict: boolean): boolean {
-  return o.status === 'untested' && (o.severity === 'MUST' || strict);
+  return o.advisory !== true && o.status === 'untested' && (o.severity === 'MUST' || strict);
 }
 
 /**

@@ -3,7 +3,7 @@
 import pLimit from 'p-limit';
 import type { AgentCapture } from '../capture/exchange.ts';
 import type { AgentConfig } from '../config/types.ts';
-import { agentFacts, captureAgent } from '../capture/capture-agent.ts';
+import { agentFacts, captureAgent, type CaptureOptions } from '../capture/capture-agent.ts';
 import type { Progress } from './progress.ts';
 
 /** Wall time of each live capture, in ms (a replayed capture has none). */
@@ -12,7 +12,10 @@ export const captureDurations = new WeakMap<AgentCapture, number>();
 /** Extra time past `agentMs` before the harness aborts an agent itself. */
 const GRACE_MS = 10_000;
 
-export async function captureAll(agents: readonly AgentConfig[], opts: { concurrency: number; signal: AbortSignal; progress: Progress }): Promise<AgentCapture[]> {
+export async function captureAll(
+  agents: readonly AgentConfig[],
+  opts: { concurrency: number; signal: AbortSignal; progress: Progress; wire?: (agent: AgentConfig) => CaptureOptions['onWire'] },
+): Promise<AgentCapture[]> {
   const limit = pLimit(opts.concurrency);
   return Promise.all(
     agents.map((agent) =>
@@ -23,7 +26,8 @@ export async function captureAll(agents: readonly AgentConfig[], opts: { concurr
         }
         const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(agent.timeouts.agentMs + GRACE_MS)]);
         const started = performance.now();
-        const capture = await captureAgent(agent, { signal, onProgress: (e) => opts.progress.update(agent.name, e.step) });
+        const onWire = opts.wire?.(agent);
+        const capture = await captureAgent(agent, { signal, onProgress: (e) => opts.progress.update(agent.name, e.step), ...(onWire ? { onWire } : {}) });
         captureDurations.set(capture, performance.now() - started);
         opts.progress.update(agent.name, summary(capture));
         return capture;

@@ -123,6 +123,20 @@ export function callEvidence(x: Exchange, capture: AgentCapture, secrets: readon
 }
 
 /**
+ * A root cause the answer's text cannot show: an outputSchema whose only complaint is fields it does not
+ * list. The MCP SDK writes a `z.object` outputSchema with `additionalProperties: false` while its own
+ * server-side zod check accepts the extra fields and sends them out — the seller's schema then rejects the
+ * seller's own answer in every client that validates it.
+ */
+export function diagnoseSchemaErrors(o: Pick<ReportOutcome, 'check' | 'schemaErrors'>): string | undefined {
+  const errors = o.schemaErrors ?? [];
+  if (o.check !== 'schema.output-conformance' || errors.length === 0 || !errors.every((e) => e.keyword === 'additionalProperties')) return undefined;
+  const fields = [...new Set(errors.map((e) => /'([^']{1,60})'/.exec(e.expected)?.[1]).filter((f): f is string => f !== undefined))].slice(0, 5);
+  const named = fields.length ? ` (${fields.join(', ')})` : '';
+  return `Your outputSchema forbids fields your tool returns${named}: it says \`additionalProperties: false\`. An MCP SDK \`z.object\` outputSchema is advertised that way, while the SDK's own zod check accepts the extra fields and sends them out. List every field you return in the schema, or make it \`z.looseObject(…)\` / \`.passthrough()\`.`;
+}
+
+/**
  * Evidence on every fail and warn. One root cause is reported once: later findings on the same call that
  * share the diagnosis point to the first one instead of repeating it.
  */
@@ -139,9 +153,12 @@ export function attachEvidence(outcomes: ReportOutcome[], capture: AgentCapture,
     let evidence = byCall.get(o.call);
     if (!evidence) byCall.set(o.call, (evidence = callEvidence(x, capture, secrets)));
     const first = firstFinding.get(o.call);
+    const fromSchema = evidence.diagnosis === undefined ? diagnoseSchemaErrors(o) : undefined;
     if (first === undefined) {
       firstFinding.set(o.call, `${o.check} › ${o.tool}`);
-      o.evidence = { ...evidence };
+      o.evidence = { ...evidence, ...(fromSchema ? { diagnosis: sellerText(fromSchema, secrets, 600) } : {}) };
+    } else if (fromSchema) {
+      o.evidence = { ...evidence, diagnosis: sellerText(fromSchema, secrets, 600) };
     } else if (evidence.diagnosis) {
       const { diagnosis: _shown, ...rest } = evidence;
       o.evidence = { ...rest, sameCauseAs: first };

@@ -5,7 +5,12 @@ import type { AgentCapture } from '../capture/exchange.ts';
 import type { CheckContext, Outcome, SchemaError } from '../checks/check.ts';
 import { judgeAgent, layerCounts } from '../checks/engine.ts';
 import initializeCheck from '../checks/transport/initialize.ts';
-import { createSchemaService, type SchemaSource } from '../schemas/index.ts';
+import staleCheck from '../checks/baseline/stale.ts';
+import { listedNames, matchingEntry, unexposedTool } from '../checks/baseline/_match.ts';
+import { pointerOf } from '../config/errors.ts';
+import type { SchemaSource } from '../schemas/index.ts';
+import { judgeInSandbox, type JudgeBudget } from './judge-sandbox.ts';
+import { storyboardReportOutcomes, type AgentStoryboards } from './storyboards.ts';
 import type { AgentFacts, ReportOutcome } from '../report/model.ts';
 import { optionalText, sellerText } from '../sanitize.ts';
 import { attachEvidence } from './evidence.ts';
@@ -17,14 +22,28 @@ export interface JudgeOptions {
   select?: (checkId: string) => boolean;
   /** The agent's `expect` baseline: check id or `id › tool` → reason. */
   expect?: Readonly<Record<string, string>>;
+  /** Where each `expect` entry is written in the config (default: `/agents/<index>/expect/<key>`). */
+  expectPointers?: Readonly<Record<string, string>>;
+  /** The config file, as given (for config errors found once the agent answered). */
+  configFile?: string;
+  /** `--no-baseline`: the `expect` entries are not applied (baselined failures count) nor judged. */
+  noBaseline?: boolean;
   secrets: readonly string[];
   strict: boolean;
   /** Wall time of the agent's session so far, in ms. */
   durationMs?: number;
+  /** Time and memory budget of judging this agent (default: harness/run/judge-sandbox.ts). */
+  judgeBudget?: Partial<JudgeBudget>;
+  /** The run's Ctrl-C: stops judging at once. */
+  signal?: AbortSignal;
   /** The run was interrupted (Ctrl-C / SIGTERM): what it cut is untested, never the seller's failure. */
   interrupted?: boolean;
   /** `--junit-all`: not-applicable outcomes are test cases too. */
   junitAll?: boolean;
+  /** The agent's storyboard run: its calls are judged with the catalog like probes, its outcomes added (advisory). */
+  storyboards?: AgentStoryboards;
+  /** `--strict-storyboards`: storyboard outcomes count in the verdict. */
+  strictStoryboards?: boolean;
 }
 
 /** How capture-agent words a session (or call) it stopped because the run was cancelled. */
@@ -38,23 +57,24 @@ export async function judgeCapture(capture: AgentCapture, opts: JudgeOptions): P
   const notes: string[] = [];
   const ctx: CheckContext = {};
   let adcpVersion: { version: string; reason: string } | null = null;
-  if (capture.initialize.ok) {
-    try {
-      const schemas = await createSchemaService(capture, opts.schemaSource);
-      ctx.schemas = schemas;
-      adcpVersion = schemas.adcpVersion;
-    } catch (err) {
-      // Schema checks are then untested with their own reason; the run itself goes on.
-      notes.push(`AdCP schemas unavailable: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-
-  let outcomes: Outcome[];
-  try {
-    outcomes = judgeAgent(capture, ctx, opts.select);
-  } catch (err) {
-    outcomes = [];
-    notes.push(`judging failed: ${err instanceof Error ? err.message : String(err)}`);
+  let outcomes: Outcome[] = [];
+  // Judging runs in a worker under a time and memory budget: a seller's schema (a backtracking pattern,
+  // `$async`, a huge answer) costs at most the budget, and never the run. baseline.stale judges the
+  // others' outcomes: it runs after them, below, in this thread.
+  // Storyboard calls are calls like any probe: the whole catalog judges them.
+  if (opts.storyboards?.exchanges.length) capture = { ...capture, exchanges: [...capture.exchanges, ...opts.storyboards.exchanges] };
+  const judged = await judgeInSandbox(capture, {
+    schemaSource: opts.schemaSource,
+    select: (id) => id !== staleCheck.id && (opts.select?.(id) ?? true),
+    ...(opts.judgeBudget ? { budget: opts.judgeBudget } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  if (judged.ok) {
+    outcomes = judged.outcomes;
+    adcpVersion = judged.adcpVersion;
+    notes.push(...judged.notes);
+  } else {
+    notes.push(`judging failed: ${judged.reason}`);
   }
   // An unreachable agent always shows its failing handshake, whatever --check selected.
   if (!capture.initialize.ok && !outcomes.some((o) => o.check === initializeCheck.id && o.status === 'fail')) {
@@ -87,7 +107,19 @@ export async function judgeCapture(capture: AgentCapture, opts: JudgeOptions): P
     facts.incomplete = facts.incomplete ?? 'run interrupted';
     outcomes = outcomes.map((o) => (o.status === 'fail' && o.found?.includes(CANCELLED) ? interruptedOutcome(o) : o));
   }
-  const reported = outcomes.map((o) => reportOutcome(o, opts.expect, secrets));
+  if (opts.storyboards) {
+    outcomes = [...outcomes, ...storyboardReportOutcomes(opts.storyboards, opts.strictStoryboards === true)];
+  }
+  const entries = Object.keys(opts.expect ?? {}).map((key) => ({ key, pointer: opts.expectPointers?.[key] ?? pointerOf('agents', opts.index, 'expect', key) }));
+  if (opts.select?.(staleCheck.id) ?? true) {
+    const baseline = { entries, applied: opts.noBaseline !== true, outcomes: outcomes.map((o) => ({ check: o.check, tool: o.tool, status: o.status })) };
+    outcomes = [...outcomes, ...judgeAgent(capture, { ...ctx, baseline }, (id) => id === staleCheck.id)];
+  }
+  facts.baseline = { entries: entries.length, applied: opts.noBaseline !== true };
+  const configErrors = unexposedToolErrors(entries, capture, outcomes, opts);
+  if (configErrors.length) facts.configErrors = configErrors;
+  const expect = opts.noBaseline ? undefined : opts.expect;
+  const reported = outcomes.map((o) => reportOutcome(o, expect, secrets));
   attachEvidence(reported, capture, secrets);
   return { facts, outcomes: reported, strict: opts.strict, junitAll: opts.junitAll === true };
 }
@@ -144,6 +176,7 @@ function reportOutcome(o: Outcome, expect: Readonly<Record<string, string>> | un
     specUrl: sellerText(o.specUrl, secrets, 300),
   };
   if (o.call !== undefined) out.call = o.call;
+  if (o.advisory) out.advisory = true;
   if (o.pointer !== undefined) out.pointer = sellerText(o.pointer, secrets, 300);
   if (o.expected !== undefined) out.expected = sellerText(o.expected, secrets, 500);
   if (o.found !== undefined) out.found = sellerText(o.found, secrets, 500);
@@ -169,11 +202,25 @@ function schemaError(e: SchemaError, secrets: readonly string[]): SchemaError {
   };
 }
 
-/** `id › tool` first (the narrower entry; `id > tool` is accepted too), then the bare check id. */
+/**
+ * An `expect` entry naming a tool the agent does not expose is a config error (exit 2), but only its
+ * tools/list can tell: one message per such entry, `file: /pointer: …`, like every other config error.
+ */
+function unexposedToolErrors(entries: ReadonlyArray<{ key: string; pointer: string }>, capture: AgentCapture, outcomes: readonly Outcome[], opts: JudgeOptions): string[] {
+  if (!entries.length) return [];
+  const labels = new Set(outcomes.filter((o) => o.check !== staleCheck.id).map((o) => o.tool));
+  return entries.flatMap(({ key, pointer }) => {
+    const tool = unexposedTool(key, capture, labels);
+    if (tool === undefined) return [];
+    const where = `${opts.configFile ?? 'config'}: ${pointer}`;
+    return [sellerText(`${where}: names tool '${tool}', which agent '${capture.agent.name}' does not expose (its tools/list: ${listedNames(capture)})`, opts.secrets, 600)];
+  });
+}
+
+/** The reason of the entry covering a fail / warn: `id › tool` first (the narrower entry; `id > tool` is accepted too), then the bare check id. */
 export function baselineReason(expect: Readonly<Record<string, string>> | undefined, check: string, tool: string): string | undefined {
-  if (!expect) return undefined;
-  const own = (key: string) => (Object.prototype.hasOwnProperty.call(expect, key) ? expect[key] : undefined);
-  return own(`${check} › ${tool}`) ?? own(`${check} > ${tool}`) ?? own(check);
+  const key = matchingEntry(expect, check, tool);
+  return key === undefined ? undefined : expect?.[key];
 }
 
 function field(obj: unknown, key: string): unknown {

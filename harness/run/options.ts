@@ -1,9 +1,12 @@
 // `adcp-conformance run` options: parsed with node:util parseArgs; anything wrong is a UsageError (exit 2).
 import { parseArgs } from 'node:util';
+import type { FailOn } from '../report/model.ts';
+import { ADHOC_USAGE, DEV_OPTIONS, devOptionsOf, normalizeWatchArg, WATCH_USAGE, type DevOptions } from './dev-options.ts';
+import { UsageError } from './usage-error.ts';
 
-export const REPORTERS = ['junit', 'json', 'summary', 'markdown', 'blob'] as const;
+export const REPORTERS = ['junit', 'json', 'summary', 'markdown', 'html', 'badge', 'blob'] as const;
 export type ReporterName = (typeof REPORTERS)[number];
-export const DEFAULT_REPORTERS: readonly ReporterName[] = ['junit', 'json', 'summary', 'markdown'];
+export const DEFAULT_REPORTERS: readonly ReporterName[] = ['junit', 'json', 'summary', 'markdown', 'html'];
 
 export interface RunOptions {
   config?: string;
@@ -14,6 +17,12 @@ export interface RunOptions {
   strict: boolean;
   /** `--junit-all`: not-applicable outcomes become JUnit test cases too. */
   junitAll?: boolean;
+  /** `--storyboards SELECTION`: run the official AdCP storyboards (advisory) through the harness's proxy. */
+  storyboards?: string;
+  /** `--strict-storyboards`: storyboard outcomes count in the verdict and exit code. */
+  strictStoryboards?: boolean;
+  /** `--judge-timeout MS`: the time budget for judging one agent (schema compilation included). */
+  judgeTimeoutMs?: number;
   record?: string;
   replay?: string;
   mergeReports?: string;
@@ -23,9 +32,25 @@ export interface RunOptions {
   /** Leave the run's private work directory (suite files, suite data) in place, and print where. */
   keepWork: boolean;
   help: boolean;
+  /** `--compare FILE`: the previous run's report.json, to report what changed. */
+  compare?: string;
+  /** `--fail-on`: `any` (default) or `regressions` (needs --compare). */
+  failOn?: FailOn;
+  /** false under `--no-reverify`: failing read-only calls are not asked again in a fresh session. */
+  reverify?: boolean;
+  /** `--no-baseline`: the `expect` entries are not applied, so baselined failures count. */
+  noBaseline?: boolean;
+  /** `--write-baseline FILE`: write the run's failures as `expect` blocks (YAML). */
+  writeBaseline?: string;
+  /** The dev loop: an agent given on the command line (--url / --stdio), --watch [PATH], --verbose. */
+  adhoc?: DevOptions['adhoc'];
+  watch?: string;
+  verbose?: boolean;
+  /** Told the finished run's report (the --watch loop compares runs with it). */
+  onReport?: (report: import('../report/model.ts').RunReport) => void;
 }
 
-export class UsageError extends Error {}
+export { UsageError } from './usage-error.ts';
 
 export const RUN_USAGE = `usage: adcp-conformance run [options]
 
@@ -37,10 +62,13 @@ options:
   --agent NAME…          only these agents (repeat, or comma-separated)
   --check ID-or-prefix…  only these checks: an exact id, or a prefix such as 'envelope.' (repeatable)
   --out DIR              where reports go (default: reports/)
-  --reporter LIST        comma-separated: junit,json,summary,markdown (default: all four); add 'blob'
-                         to write a vitest blob for --merge-reports
+  --reporter LIST        comma-separated: junit,json,summary,markdown,html (default: these five); add
+                         'badge' for badges/<agent>.json (shields.io), 'blob' for --merge-reports
   --strict               SHOULD failures (warnings) fail the run too
   --junit-all            list not-applicable outcomes as JUnit test cases too (default: counted only)
+  --judge-timeout MS     time budget for judging one agent, schema compilation included (default: 5000)
+  --storyboards SEL      also run the official AdCP storyboards (universal, media-buy, all, or ids; advisory)
+  --strict-storyboards   storyboard failures count in the verdict and exit code
   --record FILE          write every agent's raw session to FILE (JSONL)
   --replay FILE          judge a recording offline instead of probing (no network)
   --concurrency N        agents probed at once (default: 4)
@@ -49,6 +77,16 @@ options:
   --schemas DIR|URL      AdCP JSON schemas to validate against (default: those inside @adcp/sdk)
   --keep-work            keep the run's private work directory (vitest suite files and data; removed
                          by default) and print its path, for debugging
+  --compare FILE         a previous run's report.json: report new failures, fixed, flaky and agents that
+                         went down, came back, appeared or disappeared (terminal, summary.md, report.html)
+  --fail-on any|regressions
+                         exit 1 on any failure (default), or only on new failures and newly unreachable
+                         agents against --compare (exit 3 then means only that the run was cut short)
+  --no-reverify          do not ask a failing read-only call again in a fresh session (flaky detection)
+  --no-baseline          ignore the config's expect entries: baselined failures count again
+  --write-baseline FILE  write this run's failures as an expect block per agent (YAML), reasons to fill in
+${ADHOC_USAGE}
+${WATCH_USAGE}
   -h, --help             this text
 
 exit codes: 0 conformant · 1 a conformance failure · 2 usage or config error · 3 incomplete`;
@@ -57,7 +95,7 @@ export function parseRunArgs(argv: string[]): RunOptions {
   let values;
   try {
     ({ values } = parseArgs({
-      args: argv,
+      args: normalizeWatchArg(argv),
       strict: true,
       allowPositionals: false,
       options: {
@@ -68,6 +106,9 @@ export function parseRunArgs(argv: string[]): RunOptions {
         reporter: { type: 'string', multiple: true },
         strict: { type: 'boolean' },
         'junit-all': { type: 'boolean' },
+        'judge-timeout': { type: 'string' },
+        storyboards: { type: 'string' },
+        'strict-storyboards': { type: 'boolean' },
         record: { type: 'string' },
         replay: { type: 'string' },
         'merge-reports': { type: 'string' },
@@ -75,6 +116,12 @@ export function parseRunArgs(argv: string[]): RunOptions {
         shard: { type: 'string' },
         schemas: { type: 'string' },
         'keep-work': { type: 'boolean' },
+        compare: { type: 'string' },
+        'fail-on': { type: 'string' },
+        'no-reverify': { type: 'boolean' },
+        'no-baseline': { type: 'boolean' },
+        'write-baseline': { type: 'string' },
+        ...DEV_OPTIONS,
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -96,7 +143,7 @@ export function parseRunArgs(argv: string[]): RunOptions {
   const mergeReports = values['merge-reports'];
   if (mergeReports !== undefined) {
     // A merge probes and judges nothing: a flag that would change what is probed or judged cannot apply.
-    const probing = (['config', 'agent', 'check', 'record', 'replay', 'shard', 'schemas', 'concurrency', 'junit-all'] as const).filter((f) => values[f] !== undefined);
+    const probing = (['config', 'agent', 'check', 'record', 'replay', 'shard', 'schemas', 'concurrency', 'junit-all', 'no-reverify', 'no-baseline', 'judge-timeout', 'storyboards', 'strict-storyboards'] as const).filter((f) => values[f] !== undefined);
     if (probing.length) throw new UsageError(`--merge-reports joins finished shards as they were judged: it takes no ${probing.map((f) => `--${f}`).join(', ')}`);
   }
   if (mergeReports !== undefined && reporters.has('blob')) throw new UsageError('--merge-reports cannot write a blob report');
@@ -117,7 +164,29 @@ export function parseRunArgs(argv: string[]): RunOptions {
   if (values.replay !== undefined) opts.replay = values.replay;
   if (mergeReports !== undefined) opts.mergeReports = mergeReports;
   if (values.schemas !== undefined) opts.schemas = values.schemas;
+  if (values.storyboards !== undefined) {
+    if (values.storyboards.trim() === '') throw new UsageError("--storyboards: expected 'universal', 'media-buy', 'all' or storyboard ids");
+    opts.storyboards = values.storyboards;
+  }
+  if (values['strict-storyboards']) {
+    if (values.storyboards === undefined) throw new UsageError('--strict-storyboards needs --storyboards');
+    opts.strictStoryboards = true;
+  }
+  if (values['judge-timeout'] !== undefined) opts.judgeTimeoutMs = positiveInt('--judge-timeout', values['judge-timeout']);
   if (values.shard !== undefined) opts.shard = parseShard(values.shard);
+  const failOn = values['fail-on'] ?? 'any';
+  if (failOn !== 'any' && failOn !== 'regressions') throw new UsageError(`--fail-on: expected 'any' or 'regressions', got '${failOn}'`);
+  if (failOn === 'regressions' && values.compare === undefined) throw new UsageError('--fail-on regressions needs --compare PREVIOUS_REPORT_JSON (regressions are measured against it)');
+  opts.failOn = failOn;
+  if (values.compare !== undefined) opts.compare = values.compare;
+  opts.reverify = values['no-reverify'] !== true;
+  if (values['no-baseline'] === true) opts.noBaseline = true;
+  if (values['write-baseline'] !== undefined) opts.writeBaseline = values['write-baseline'];
+  Object.assign(opts, devOptionsOf(values));
+  // An agent on the command line is the whole inventory: nothing else may name agents.
+  const naming = (['config', 'agent', 'replay', 'merge-reports', 'shard'] as const).filter((f) => values[f] !== undefined);
+  if (opts.adhoc && naming.length) throw new UsageError(`--url / --stdio name the agent: no ${naming.map((f) => `--${f}`).join(', ')} with them`);
+  if (opts.watch !== undefined && (values.replay !== undefined || mergeReports !== undefined)) throw new UsageError('--watch re-runs live agents: not with --replay or --merge-reports');
   return opts;
 }
 

@@ -9,29 +9,40 @@ import { catalog } from '../checks/catalog.ts';
 import { parseSchemasOption, type SchemaSource } from '../schemas/index.ts';
 import type { AgentReport, RunProvenance, RunReport } from '../report/model.ts';
 import { toolVersions } from '../version.ts';
-import { exitCodeOf } from '../report/model.ts';
+import { gateExitCode } from '../report/model.ts';
+import { compareReports, loadPreviousReport, type PreviousReport } from '../report/compare.ts';
+import { checkExpectIds, renderBaselineYaml } from './baseline.ts';
+import { reverifyFailures, type ReverifyItem } from './reverify.ts';
 import { sellerText, stripUnsafe, truncate } from '../sanitize.ts';
 import { paintFor, renderTerminalSummary } from '../report/terminal.ts';
 import { captureAll, captureDurations } from './capture-all.ts';
 import type { CollectedRun } from './collector.ts';
 import { judgeCaptureIsolated } from './judge.ts';
+import { parseSelection, runAgentStoryboards, type AgentStoryboards } from './storyboards.ts';
+import pLimit from 'p-limit';
+import { closeJudgeSandboxes } from './judge-sandbox.ts';
 import { checkSelector, UsageError, type RunOptions } from './options.ts';
 import { createProgress } from './progress.ts';
+import { wireLogger } from './wire-log.ts';
+import type { AgentConfig } from '../config/types.ts';
 import { resolveTargets, type Target } from './resolve.ts';
 import type { AgentSuiteData } from './suite-data.ts';
 import { createWorkspace, openMergeWork, type Workspace } from './workspace.ts';
-import { checkOutputPaths, writeReports } from './write-reports.ts';
+import { checkOutputPaths, writeFileAtomically, writeReports } from './write-reports.ts';
 
 export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promise<number> {
   const startedAt = new Date().toISOString();
   // Everything that can be a usage or config error is decided before anything starts.
   const select = checkSelector(opts.checks, catalog.map((c) => c.id));
   const schemaSource = schemasOption(opts.schemas);
-  await checkOutputPaths(opts.out, opts.record);
+  await checkOutputPaths(opts.out, opts.record, opts.writeBaseline);
+  const previous = await previousReport(opts);
   const { targets, close } = await resolveTargets(opts);
   let workspace: Workspace | undefined;
   let probing: Promise<AgentCapture[]> | undefined;
   try {
+    // A mistyped check id in an `expect` entry would excuse nothing, silently: a config error first.
+    if (opts.config !== undefined) checkExpectIds(targets, opts.config, catalog.map((c) => c.id));
     // vitest takes seconds to import: load it while the agents are being probed.
     const vitestDriver = import('./vitest-driver.ts');
     vitestDriver.catch(() => {}); // awaited below; never an unhandled rejection if the workspace fails first
@@ -43,6 +54,12 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
     try {
       const inShard = await keysInShard(driven.vitest);
       const chosen = probing ? targets : targets.filter((t) => inShard.has(ws.keys.get(t.name) ?? ''));
+      // vitest starts now, while the agents are probed: its start-up overlaps the probing, and each agent's
+      // suite waits for that agent's data (ws.writeData below; ws.abandon() if the run stops first).
+      const running = driven.vitest.start().then(
+        () => null,
+        (err: unknown) => truncate(stripUnsafe(err instanceof Error ? err.message : String(err)), 500),
+      );
 
       const captures = await (probing ?? sessionsOf(chosen, opts, interrupted));
       let recordError: string | null = null;
@@ -56,6 +73,8 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
         }
       }
 
+      // The official storyboards (advisory), through our own proxy, per live agent, after its probes.
+      const storyboards = opts.storyboards === undefined ? new Map<string, AgentStoryboards>() : await storyboardsOf(chosen, opts.storyboards, opts.concurrency, interrupted);
       const judged = new Map<string, AgentSuiteData>();
       for (const [i, target] of chosen.entries()) {
         const capture = captures[i];
@@ -67,36 +86,76 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
           schemaSource,
           ...(select ? { select } : {}),
           ...(target.expect ? { expect: target.expect } : {}),
+          ...(target.expectPointers ? { expectPointers: target.expectPointers } : {}),
+          ...(opts.config !== undefined ? { configFile: opts.config } : {}),
+          ...(opts.noBaseline ? { noBaseline: true } : {}),
           secrets: target.secrets,
           strict: opts.strict,
           interrupted: interrupted.aborted,
+          ...(opts.judgeTimeoutMs === undefined ? {} : { judgeBudget: { timeMs: opts.judgeTimeoutMs } }),
           junitAll: opts.junitAll === true,
           ...(duration === undefined ? {} : { durationMs: duration }),
+          ...(storyboards.has(target.name) ? { storyboards: storyboards.get(target.name)!, strictStoryboards: opts.strictStoryboards === true } : {}),
         });
         data.runAgents = targets.length;
         judged.set(target.name, data);
-        await ws.writeData(target.name, data);
       }
+      // A failing read-only call is asked once more in a fresh session before it is reported (flaky).
+      if (opts.reverify !== false && !interrupted.aborted) await reverify(chosen, captures, judged, opts, schemaSource, interrupted);
+      for (const [name, data] of judged) await ws.writeData(name, data);
 
-      let vitestError: string | null = null;
-      try {
-        await driven.vitest.start();
-      } catch (err) {
-        vitestError = truncate(stripUnsafe(err instanceof Error ? err.message : String(err)), 500);
-      }
+      await ws.abandon(); // every judged agent's data is written: a suite still waiting has none coming
+      const vitestError = await running;
       const collected = driven.collector.result;
       const agents = chosen.map((t) => agentReport(t, ws.keys.get(t.name) ?? '', judged, collected));
       const cutShort = interrupted.aborted ? 'interrupted' : (recordError ?? vitestError ?? (collected?.errors.length ? `vitest: ${collected.errors.join('; ')}` : collected ? null : 'vitest did not finish'));
-      const run = await provenance(startedAt, schemaSource, opts);
-      return await finish({ agents, strict: opts.strict, cutShort, run }, collected, opts, driven.junitFile, vitestError ? driven.log() : '');
+      const run = await provenance(startedAt, schemaSource, opts, [...storyboards.values()].find((r) => r.corpusVersion)?.corpusVersion);
+      return await finish({ agents, strict: opts.strict, cutShort, run }, collected, opts, driven.junitFile, vitestError ? driven.log() : '', previous);
     } finally {
+      await ws.abandon(); // a suite still waiting for data (the run stopped early) would keep vitest from closing
       await driven.vitest.close();
     }
   } finally {
     await probing; // never rejects (captureAgent never throws); lets sellers close before we stop them
+    await closeJudgeSandboxes();
     await close();
     await workspace?.dispose();
   }
+}
+
+/** `--compare FILE`, read and checked before anything runs (a bad file is a usage error, exit 2). */
+async function previousReport(opts: RunOptions): Promise<PreviousReport | undefined> {
+  if (opts.compare === undefined) return undefined;
+  try {
+    return await loadPreviousReport(opts.compare);
+  } catch (err) {
+    throw new UsageError(`--compare ${opts.compare}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Re-verification of failing read-only calls, live agents only (a replay has no seller to ask). */
+async function reverify(chosen: readonly Target[], captures: readonly AgentCapture[], judged: ReadonlyMap<string, AgentSuiteData>, opts: RunOptions, schemaSource: SchemaSource, interrupted: AbortSignal): Promise<void> {
+  const items: ReverifyItem[] = chosen.flatMap((t, i) => {
+    const data = judged.get(t.name);
+    const capture = captures[i];
+    return t.config && data && capture ? [{ config: t.config, capture, data, index: t.index }] : [];
+  });
+  if (!items.length) return;
+  const progress = createProgress(items.map((x) => x.config.name), process.stderr, process.env, items.flatMap((x) => x.config.secrets));
+  try {
+    await reverifyFailures(items, { concurrency: opts.concurrency, signal: interrupted, strict: opts.strict, schemaSource, progress });
+  } finally {
+    progress.close();
+  }
+}
+
+/** Each live agent's storyboard run, `concurrency` agents at a time (a replay has no agent to run them against). */
+async function storyboardsOf(targets: readonly Target[], selection: string, concurrency: number, interrupted: AbortSignal): Promise<Map<string, AgentStoryboards>> {
+  const limit = pLimit(concurrency);
+  const runs = await Promise.all(
+    targets.map((t) => limit(async () => (t.config && !interrupted.aborted ? ([t.name, await runAgentStoryboards(t.config, parseSelection(selection), interrupted)] as const) : undefined))),
+  );
+  return new Map(runs.filter((r) => r !== undefined));
 }
 
 /** Live probes for config / embedded agents, the recording under --replay. Same order as `targets`. */
@@ -105,7 +164,8 @@ async function sessionsOf(targets: readonly Target[], opts: RunOptions, interrup
   if (!live.length) return targets.flatMap((t) => (t.recorded ? [t.recorded] : []));
   const progress = createProgress(live.map((a) => a.name), process.stderr, process.env, live.flatMap((a) => a.secrets));
   try {
-    return await captureAll(live, { concurrency: opts.concurrency, signal: interrupted, progress });
+    const wire = opts.verbose ? (a: AgentConfig) => wireLogger(a.name, a.secrets) : undefined;
+    return await captureAll(live, { concurrency: opts.concurrency, signal: interrupted, progress, ...(wire ? { wire } : {}) });
   } finally {
     progress.close();
   }
@@ -140,10 +200,11 @@ function agentReport(target: Target, key: string, judged: ReadonlyMap<string, Ag
 /** `--merge-reports DIR`: replay the blobs of sharded runs through the same reporters. */
 export async function mergeRun(opts: RunOptions, blobDir: string): Promise<number> {
   const startedAt = new Date().toISOString();
+  const previous = await previousReport(opts);
   // The blobs, copied into a private work directory and rewritten to name one suite root (workspace.ts).
   const work = await openMergeWork(blobDir, { keep: opts.keepWork });
   try {
-    await checkOutputPaths(opts.out);
+    await checkOutputPaths(opts.out, undefined, opts.writeBaseline);
     const { openVitest } = await import('./vitest-driver.ts');
     const driven = await openVitest({ root: work.root, dataDir: work.dataDir, outDir: resolve(opts.out), reporters: opts.reporters, concurrency: 1 });
     try {
@@ -168,7 +229,7 @@ export async function mergeRun(opts: RunOptions, blobDir: string): Promise<numbe
         schemaSource: { kind: 'unknown', location: `as judged by the shards merged from ${stripUnsafe(basename(resolve(blobDir)))}`, versions: [] },
         config: null,
       };
-      return await finish({ agents, strict: opts.strict, cutShort: problems.length ? problems.join('; ') : collected ? null : 'no results in the blobs', run }, collected, opts, driven.junitFile, '');
+      return await finish({ agents, strict: opts.strict, cutShort: problems.length ? problems.join('; ') : collected ? null : 'no results in the blobs', run }, collected, opts, driven.junitFile, '', previous);
     } finally {
       await driven.vitest.close();
     }
@@ -193,8 +254,10 @@ export function missingShards(names: readonly string[]): string | null {
   return null;
 }
 
-async function finish(report: RunReport, collected: CollectedRun | undefined, opts: RunOptions, junitFile: string, diagnostics: string): Promise<number> {
+async function finish(report: RunReport, collected: CollectedRun | undefined, opts: RunOptions, junitFile: string, diagnostics: string, previous?: PreviousReport): Promise<number> {
   report.agents.sort((a, b) => a.index - b.index || a.name.localeCompare(b.name));
+  report.failOn = opts.failOn ?? 'any';
+  if (previous) report.comparison = compareReports(previous, report);
   const written = await writeReports(report, collected?.junit ?? [], resolve(opts.out), opts.reporters, junitFile);
   if (opts.reporters.has('summary')) {
     const paint = paintFor(process.stdout, process.env);
@@ -202,11 +265,17 @@ async function finish(report: RunReport, collected: CollectedRun | undefined, op
     if (written.length) process.stdout.write(paint.dim(`reports: ${written.join(', ')}`) + '\n');
   }
   if (diagnostics) process.stderr.write(`vitest output:\n${diagnostics}\n`);
-  return exitCodeOf(report);
+  if (opts.writeBaseline !== undefined) {
+    await writeFileAtomically(resolve(opts.writeBaseline), renderBaselineYaml(report));
+    process.stderr.write(`baseline written: ${opts.writeBaseline}\n`);
+  }
+  for (const e of report.agents.flatMap((a) => a.configErrors ?? [])) process.stderr.write(`adcp-conformance run: ${e}\n`);
+  opts.onReport?.(report);
+  return gateExitCode(report);
 }
 
 /** What the run was measured against: the tools' versions, the schema source and the config. */
-async function provenance(startedAt: string, source: SchemaSource, opts: RunOptions): Promise<RunProvenance> {
+async function provenance(startedAt: string, source: SchemaSource, opts: RunOptions, corpusVersion?: string | null): Promise<RunProvenance> {
   let versions: string[] = [];
   try {
     versions = await source.versions();
@@ -219,6 +288,7 @@ async function provenance(startedAt: string, source: SchemaSource, opts: RunOpti
     ...toolVersions(),
     schemaSource: { kind: source.kind, location: stripUnsafe(source.label), versions },
     config: opts.config === undefined ? null : stripUnsafe(basename(opts.config)),
+    ...(opts.storyboards === undefined ? {} : { storyboards: { selection: stripUnsafe(opts.storyboards), corpusVersion: corpusVersion ?? 'unknown', strict: opts.strictStoryboards === true } }),
   };
 }
 

@@ -3,6 +3,7 @@
 import type { AgentCapture } from '../capture/exchange.ts';
 import { loadConfig } from '../config/index.ts';
 import type { AgentConfig } from '../config/types.ts';
+import { adhocAgent } from './adhoc.ts';
 import { UsageError, type RunOptions } from './options.ts';
 import { EMBEDDED_NAMES, startEmbeddedAgents } from './targets.ts';
 
@@ -15,6 +16,8 @@ export interface Target {
   /** The recorded session (only under --replay). */
   recorded?: AgentCapture;
   expect?: Readonly<Record<string, string>>;
+  /** Where each `expect` entry is written in the config (for config errors). */
+  expectPointers?: Readonly<Record<string, string>>;
   secrets: readonly string[];
 }
 
@@ -25,6 +28,11 @@ export interface Targets {
 
 /** Throws UsageError / ConfigError (exit 2) before anything is probed. */
 export async function resolveTargets(opts: RunOptions): Promise<Targets> {
+  if (opts.adhoc) {
+    // --url / --stdio: the one agent of the command line (dev-options.ts refused anything else naming agents).
+    const agent = adhocAgent(opts.adhoc);
+    return { targets: [{ name: agent.name, index: 0, config: agent, secrets: agent.secrets }], close: async () => {} };
+  }
   const configured = opts.config !== undefined ? (await loadConfig(opts.config)).agents : undefined;
   if (opts.replay !== undefined) {
     let captures: AgentCapture[];
@@ -38,13 +46,13 @@ export async function resolveTargets(opts: RunOptions): Promise<Targets> {
     const byName = new Map((configured ?? []).map((a) => [a.name, a]));
     const targets = captures.map((c, index): Target => {
       const cfg = byName.get(c.agent.name);
-      return { name: c.agent.name, index, recorded: c, ...(cfg?.expect ? { expect: cfg.expect } : {}), secrets: cfg?.secrets ?? [] };
+      return { name: c.agent.name, index, recorded: c, ...(cfg?.expect ? { expect: cfg.expect, ...expectPointersOf(cfg) } : {}), secrets: cfg?.secrets ?? [] };
     });
     unique(targets);
     return { targets: pick(targets, opts.agents), close: async () => {} };
   }
   if (configured) {
-    const targets = configured.map((a, index): Target => ({ name: a.name, index, config: a, ...(a.expect ? { expect: a.expect } : {}), secrets: a.secrets }));
+    const targets = configured.map((a, index): Target => ({ name: a.name, index, config: a, ...(a.expect ? { expect: a.expect, ...expectPointersOf(a) } : {}), secrets: a.secrets }));
     unique(targets);
     return { targets: pick(targets, opts.agents), close: async () => {} };
   }
@@ -53,6 +61,10 @@ export async function resolveTargets(opts: RunOptions): Promise<Targets> {
   const embedded = await startEmbeddedAgents((name) => !opts.agents.length || opts.agents.includes(name));
   const targets = embedded.agents.map((a): Target => ({ name: a.name, index: EMBEDDED_NAMES.indexOf(a.name as (typeof EMBEDDED_NAMES)[number]), config: a, secrets: a.secrets }));
   return { targets, close: embedded.close };
+}
+
+function expectPointersOf(a: AgentConfig): Pick<Target, 'expectPointers'> {
+  return a.expectPointers ? { expectPointers: a.expectPointers } : {};
 }
 
 function pick(targets: Target[], names: readonly string[]): Target[] {

@@ -16,10 +16,17 @@ export interface AgentSuiteData {
 /** Key of `provide` / `inject`: the directory holding one `<key>.json` per agent. */
 export const DATA_DIR_KEY = 'adcpConformanceDataDir';
 
+/** In the data directory when the run stopped before every agent's data was written: waiting suites give up. */
+export const ABANDONED_FILE = 'ABANDONED';
+
 declare module 'vitest' {
   interface ProvidedContext {
     adcpConformanceDataDir: string;
   }
+}
+
+// TaskMeta is @vitest/runner's (vitest re-exports it: augmenting it through 'vitest' does not merge).
+declare module '@vitest/runner' {
   interface TaskMeta {
     /** On an agent's describe block: its facts. */
     adcpAgent?: AgentFacts;

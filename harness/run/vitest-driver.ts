@@ -1,14 +1,24 @@
 // Drives vitest programmatically: our collector and vitest's own junit (and blob) reporters, vitest's
 // console reporter left out (the CLI prints its own progress and summary).
 import { availableParallelism } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
-import { createVitest, type Reporter, type TestSpecification, type Vitest } from 'vitest/node';
+import { BaseSequencer, createVitest, type Reporter, type TestSpecification, type Vitest } from 'vitest/node';
 import type { ReporterName } from './options.ts';
 import { OutcomeCollector } from './collector.ts';
 import { DATA_DIR_KEY } from './suite-data.ts';
 import { keyOfSuiteFile, SUITE_SUFFIX } from './workspace.ts';
 import { JUNIT_FILE } from './write-reports.ts';
+import { BufferedJUnitReporter } from './junit-reporter.ts';
+
+const HERE = fileURLToPath(import.meta.url);
+/** Running compiled (dist/…/vitest-driver.js) rather than from the TypeScript sources. */
+const COMPILED = extname(HERE) === '.js';
+const SUITE_RUNNER = join(dirname(HERE), `suite-runner${extname(HERE)}`);
+/** The compiled tree (dist/): harness/run/ is two levels below it. */
+const BUILD_ROOT = resolve(dirname(HERE), '../..') + sep;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export interface VitestSetup {
   /** The run's suite root, inside its private work directory (see workspace.ts); for a merge, the root the blobs name. */
@@ -41,15 +51,14 @@ export async function openVitest(setup: VitestSetup): Promise<DrivenVitest> {
   const reporters: Array<Reporter | [string, Record<string, unknown>]> = [collector];
   const junitFile = resolve(setup.dataDir, JUNIT_FILE);
   if (setup.reporters.has('junit')) {
-    reporters.push([
-      'junit',
-      {
+    reporters.push(
+      new BufferedJUnitReporter({
         outputFile: junitFile,
         suiteName: 'adcp-conformance',
         includeConsoleOutput: true,
         classnameTemplate: ({ filepath }: { filepath: string }) => collector.names.get(keyOfSuiteFile(filepath)) ?? keyOfSuiteFile(filepath),
-      },
-    ]);
+      }),
+    );
   }
   if (setup.reporters.has('blob')) {
     const name = setup.shard ? `blob-${setup.shard.index}-${setup.shard.count}.json` : 'blob.json';
@@ -72,11 +81,17 @@ export async function openVitest(setup: VitestSetup): Promise<DrivenVitest> {
       reporters: reporters as never,
       ...(setup.shard ? { shard: `${setup.shard.index}/${setup.shard.count}` } : {}),
       passWithNoTests: true,
+      // The suites run in agent order (the order they are probed and judged in), not vitest's by file size.
+      sequence: { sequencer: inOrderOf(setup.files ?? []) },
       pool: 'threads',
       isolate: false,
       maxWorkers: Math.max(1, Math.min(setup.concurrency, availableParallelism())),
       provide: { [DATA_DIR_KEY]: setup.dataDir },
       testTimeout: 30_000,
+      // The suites' own runner (no expect / snapshot bookkeeping per test case: see suite-runner.ts).
+      runner: SUITE_RUNNER,
+      // Compiled build: the suite modules are plain JavaScript; Node loads them itself, untransformed.
+      ...(COMPILED ? { server: { deps: { external: [new RegExp(`^${escapeRegExp(BUILD_ROOT)}`)] } } } : {}),
     },
     { logLevel: 'silent', cacheDir: join(setup.dataDir, '.vite'), clearScreen: false },
     { stdout: sink, stderr: sink },
@@ -85,6 +100,16 @@ export async function openVitest(setup: VitestSetup): Promise<DrivenVitest> {
     for (const listener of process.listeners(event as 'SIGINT')) if (!before.get(event)?.has(listener)) process.off(event as 'SIGINT', listener);
   }
   return { vitest, collector, junitFile, log: () => sink.text() };
+}
+
+/** A sequencer keeping `files` in their given order (unknown files last); sharding is vitest's own. */
+function inOrderOf(files: readonly string[]): new (ctx: Vitest) => BaseSequencer {
+  const rank = new Map(files.map((f, i) => [resolve(f), i]));
+  return class InOrder extends BaseSequencer {
+    override async sort(specs: TestSpecification[]): Promise<TestSpecification[]> {
+      return [...specs].sort((a, b) => (rank.get(resolve(a.moduleId)) ?? files.length) - (rank.get(resolve(b.moduleId)) ?? files.length));
+    }
+  };
 }
 
 /** Include patterns (relative to the root) naming exactly the given files; a planted file matches none. */

@@ -10,17 +10,21 @@
 // which differs per shard: --merge-reports copies the blobs into its own work directory with each
 // shard's `<work>` rewritten to its own (openMergeWork).
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from './options.ts';
-import type { AgentSuiteData } from './suite-data.ts';
+import { ABANDONED_FILE, type AgentSuiteData } from './suite-data.ts';
 
-export const SUITE_SUFFIX = '.adcp.test.ts';
+// From source the suites are TypeScript; in the compiled build (dist/) they are plain JavaScript importing
+// dist/suites/agent-suite.js, which vitest loads natively (vitest-driver.ts): nothing is transpiled.
+const EXT = extname(fileURLToPath(import.meta.url)) === '.js' ? '.js' : '.ts';
+export const SUITE_SUFFIX = `.adcp.test${EXT}`;
 /** Prefix of every work directory (mkdtemp appends six random characters). */
 export const WORK_PREFIX = 'adcp-conformance-work-';
-const AGENT_SUITE = resolve(fileURLToPath(import.meta.url), '../../../suites/agent-suite.ts');
+/** The agent suite module the generated suite files import (suites/agent-suite.ts, or its compiled .js). */
+export const AGENT_SUITE = resolve(fileURLToPath(import.meta.url), `../../../suites/agent-suite${EXT}`);
 
 export interface WorkOptions {
   /** --keep-work: leave the directory in place (and say where) for debugging. */
@@ -40,8 +44,14 @@ export interface Workspace {
   /** Agent name → key (the suite file is `<key>.adcp.test.ts`, its data `<key>.json`). */
   keys: Map<string, string>;
   writeData(agent: string, data: AgentSuiteData): Promise<void>;
+  /**
+   * The run stops before every agent's data was written: suites still waiting for theirs give up (vitest
+   * cannot close while a suite is waiting). Call before closing vitest; harmless after a complete run.
+   */
+  abandon(): Promise<void>;
   dispose(): Promise<void>;
 }
+
 
 export async function createWorkspace(agentNames: readonly string[], opts: WorkOptions = {}): Promise<Workspace> {
   const keys = suiteKeys(agentNames);
@@ -54,7 +64,7 @@ export async function createWorkspace(agentNames: readonly string[], opts: WorkO
     const files: string[] = [];
     for (const key of keys.values()) {
       const file = join(root, key + SUITE_SUFFIX);
-      const source = `import { defineAgentSuite } from ${JSON.stringify(AGENT_SUITE)};\ndefineAgentSuite(${JSON.stringify(key)});\n`;
+      const source = `import { defineAgentSuite } from ${JSON.stringify(AGENT_SUITE)};\nawait defineAgentSuite(${JSON.stringify(key)});\n`;
       await writeFile(file, source, { flag: 'wx', mode: 0o600 });
       files.push(file);
     }
@@ -67,8 +77,13 @@ export async function createWorkspace(agentNames: readonly string[], opts: WorkO
       async writeData(agent, data) {
         const key = keys.get(agent);
         if (key === undefined) throw new Error(`no suite file for agent ${agent}`);
-        await writeFile(join(dataDir, `${key}.json`), JSON.stringify(data), { mode: 0o600 });
+        // Written beside, then renamed: a suite already waiting for it (vitest starts before the agents are
+        // judged) never reads half a file.
+        const file = join(dataDir, `${key}.json`);
+        await writeFile(`${file}.partial`, JSON.stringify(data), { mode: 0o600 });
+        await rename(`${file}.partial`, file);
       },
+      abandon: () => writeFile(join(dataDir, ABANDONED_FILE), '', { mode: 0o600 }).catch(() => {}),
       dispose: () => disposeWork(dir, opts),
     };
   } catch (err) {
@@ -196,7 +211,7 @@ export function suiteKeys(names: readonly string[]): Map<string, string> {
 /** The key of a suite file path (`/tmp/…/reference-http.adcp.test.ts` → `reference-http`). */
 export function keyOfSuiteFile(path: string): string {
   const base = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
-  return base.endsWith(SUITE_SUFFIX) ? base.slice(0, -SUITE_SUFFIX.length) : base;
+  return /\.adcp\.test\.[jt]s$/.test(base) ? base.slice(0, -SUITE_SUFFIX.length) : base;
 }
 
 /**
@@ -207,7 +222,7 @@ export function keyOfSuiteFile(path: string): string {
 export function suiteRootsIn(blobText: string): Array<{ written: string; list: string }> {
   const found = new Map<string, string>();
   const sep = '(?:/|\\\\\\\\)'; // '/', or '\' as JSON escapes it ('\\')
-  const suffix = SUITE_SUFFIX.replace(/\./g, '\\.');
+  const suffix = '\\.adcp\\.test\\.[jt]s';
   const re = new RegExp(`"([^"]*?${sep}${WORK_PREFIX}[A-Za-z0-9]{6}${sep}([0-9a-f]{16}))${sep}[^"/\\\\]*${suffix}"`, 'g');
   for (const m of blobText.matchAll(re)) if (m[1] && m[2]) found.set(m[1], m[2]);
   return [...found].map(([written, list]) => ({ written, list }));

@@ -4,10 +4,12 @@
 // Also the check that --out / --record can be written, made before anything runs (exit 2 at once).
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { buildReportJson } from '../report/json.ts';
 import { decorateJunit, type JunitSuiteInfo } from '../report/junit.ts';
 import { renderSummaryMarkdown } from '../report/markdown.ts';
+import { renderHtmlReport } from '../report/html.ts';
+import { badgeFiles } from '../report/badge.ts';
 import type { RunReport } from '../report/model.ts';
 import { UsageError, type ReporterName } from './options.ts';
 
@@ -28,11 +30,17 @@ export async function writeReports(report: RunReport, junit: readonly JunitSuite
   }
   if (reporters.has('json')) files.push(['report.json', JSON.stringify(buildReportJson(report), null, 2) + '\n']);
   if (reporters.has('markdown')) files.push(['summary.md', renderSummaryMarkdown(report)]);
+  if (reporters.has('html')) files.push(['report.html', renderHtmlReport(report)]);
+  if (reporters.has('badge')) {
+    await makeDirectory(join(outDir, 'badges'));
+    files.push(...badgeFiles(report));
+  }
 
   const staged: Array<[string, string]> = [];
   try {
     for (const [name, content] of files) {
-      const temp = join(outDir, `.${name}.${randomUUID()}.tmp`);
+      // Staged beside its final name (same directory, so the rename is atomic); `name` may be `badges/x.json`.
+      const temp = join(outDir, dirname(name), `.${basename(name)}.${randomUUID()}.tmp`);
       staged.push([temp, join(outDir, name)]);
       await writeFile(temp, content);
     }
@@ -49,7 +57,7 @@ export async function writeReports(report: RunReport, junit: readonly JunitSuite
  * and a probe file is created and removed in each (permission bits say nothing for root, a read-only
  * mount or /proc).
  */
-export async function checkOutputPaths(out: string, record?: string): Promise<void> {
+export async function checkOutputPaths(out: string, record?: string, writeBaseline?: string): Promise<void> {
   const check = async (flag: string, path: string, dir: boolean): Promise<void> => {
     try {
       await ensureWritableDir(dir ? path : dirname(path));
@@ -64,6 +72,18 @@ export async function checkOutputPaths(out: string, record?: string): Promise<vo
   };
   await check('--out', resolve(out), true);
   if (record !== undefined) await check('--record', resolve(record), false);
+  if (writeBaseline !== undefined) await check('--write-baseline', resolve(writeBaseline), false);
+}
+
+/** A file written whole beside its final name, then renamed over it (as every report is). */
+export async function writeFileAtomically(file: string, content: string): Promise<void> {
+  const temp = join(dirname(file), `.${basename(file)}.${randomUUID()}.tmp`);
+  try {
+    await writeFile(temp, content);
+    await rename(temp, file);
+  } finally {
+    await rm(temp, { force: true });
+  }
 }
 
 /** Makes `dir` (and its parents) and proves a file can be created in it. */

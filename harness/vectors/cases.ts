@@ -7,6 +7,7 @@
 // `expected_retry_after` (null = the client has no delay), `expected_source`, `expected_pointer`;
 // layer `expected_instance`.
 import { existsSync } from 'node:fs';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clientAction, clientRetryAfter, effectiveRecovery, extractFromMessage, type MessageParts } from '../extract/error.ts';
 import { hasOwn, isObject, own } from '../extract/json.ts';
@@ -130,7 +131,8 @@ let checkRunner: Promise<CheckRunner | string> | undefined;
 /** harness/checks/vector-cases.ts (written by the checks stage), imported once; a string says why it
  *  is not usable. Resolved by URL so the type-checker does not require the module to exist yet. */
 function loadCheckRunner(): Promise<CheckRunner | string> {
-  const url = new URL('../checks/vector-cases.ts', import.meta.url);
+  // .ts from source, .js in the compiled build (dist/): the same extension as this module's.
+  const url = new URL(`../checks/vector-cases${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
   if (!existsSync(fileURLToPath(url))) return Promise.resolve(CHECKS_MISSING);
   checkRunner ??= (import(url.href) as Promise<Record<string, unknown>>).then(
     (mod) => {

@@ -28,6 +28,8 @@ export interface ResultInfo {
 
 export interface FaultBehaviour {
   initialize?(result: JsonObject): void;
+  /** Edits a tools/call's arguments in place before the seller reads them (a seller that ignores or invents a field). */
+  request?(tool: string, args: JsonObject): void;
   /** Edits the advertised tool list in place (tools are our own objects). */
   tools?(tools: JsonObject[]): void;
   outputShape?: OutputShape;
@@ -45,7 +47,7 @@ export interface FaultBehaviour {
   /** Streams this tool's success answer with structuredContent padded to `bytes` (streamed-answer.ts). */
   stream?: { tool: string; bytes: number };
   /** Implemented by the transport module itself (stdout logs, HTTP headers). */
-  transport?: 'stdio-stdout' | 'stdio-undeclared-request' | 'http-content-type' | 'http-session-id';
+  transport?: 'stdio-stdout' | 'stdio-undeclared-request' | 'http-content-type' | 'http-session-id' | 'http-auth-optional';
 }
 
 export interface Fault {
@@ -66,8 +68,11 @@ export interface Fault {
   tripsByAdcpVersion?: Readonly<Record<string, Readonly<Record<string, TripStatus | 'pass'>>>>;
   /** Transports the fault applies to (default both). */
   transports?: ReadonlyArray<'stdio' | 'http'>;
-  /** Agent flags the harness must run with for the fault to show (e.g. production, sandbox). */
-  agent?: { production?: boolean; sandbox?: boolean };
+  /**
+   * Agent flags the harness must run with for the fault to show (e.g. production, sandbox). `credentials`:
+   * the HTTP seller is started with `--token` and the agent sends it as `Authorization: Bearer …`.
+   */
+  agent?: { production?: boolean; sandbox?: boolean; credentials?: boolean };
   behaviour: FaultBehaviour;
 }
 
@@ -94,6 +99,8 @@ export function defineFault(fault: Fault): Fault {
   }
   for (const t of fault.transports ?? []) if (t !== 'stdio' && t !== 'http') problems.push(`transport '${String(t)}' is not stdio or http`);
   for (const v of Object.values(fault.agent ?? {})) if (typeof v !== 'boolean') problems.push('agent flags are booleans');
+  if (fault.agent?.credentials && (fault.transports?.length !== 1 || fault.transports[0] !== 'http'))
+    problems.push("agent.credentials needs transports: ['http']");
   if (!fault.behaviour || typeof fault.behaviour !== 'object') problems.push('behaviour is missing');
   // A fault may be conformant at the default version (the rule starts at a later one), never everywhere.
   if (problems.length === 0 && trippedIds(fault).length === 0) problems.push('trips names no check id (at any AdCP version)');

@@ -1,6 +1,6 @@
 // The seller over streamable HTTP on 127.0.0.1: one SDK transport + Server per MCP session, JSON or
 // SSE response mode. The two HTTP-only faults bend response headers here.
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -25,6 +25,36 @@ interface Session {
 function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/** Why a request may not be served under `--token` (`ok` when it may). */
+type AuthDecision = 'ok' | 'missing' | 'invalid';
+
+function authorize(req: IncomingMessage, config: SellerConfig, optional: boolean): AuthDecision {
+  if (config.token === undefined) return 'ok';
+  const sent = req.headers['authorization'];
+  // auth-optional fault: a request that brings no credentials at all is let through.
+  if (sent === undefined) return optional ? 'ok' : 'missing';
+  const want = Buffer.from(`Bearer ${config.token}`);
+  const got = Buffer.from(sent);
+  return got.length === want.length && timingSafeEqual(got, want) ? 'ok' : 'invalid';
+}
+
+/**
+ * 401 with the challenge RFC 6750 §3 asks for (MCP authorization: a 401 MUST carry WWW-Authenticate), and
+ * a JSON-RPC error whose data carries the AdCP error (-32028, the code AdCP reserves for missing auth).
+ */
+function unauthorized(res: ServerResponse, why: Exclude<AuthDecision, 'ok'>): void {
+  const realm = 'Bearer realm="adcp-conformance reference seller"';
+  const adcpError =
+    why === 'missing'
+      ? { code: 'AUTH_MISSING', message: 'Authentication required: send Authorization: Bearer <token>', recovery: 'correctable' }
+      : { code: 'AUTH_INVALID', message: 'The bearer token is not valid', recovery: 'terminal' };
+  res.writeHead(401, {
+    'content-type': 'application/json',
+    'www-authenticate': why === 'missing' ? realm : `${realm}, error="invalid_token"`,
+  });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32028, message: adcpError.message, data: { adcp_error: adcpError } }, id: null }));
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
@@ -87,6 +117,7 @@ export async function startHttp(config: SellerConfig): Promise<HttpSeller> {
   const sessions = new Map<string, Session>();
   const badContentType = transportFault(config, 'http-content-type');
   const rotateSessionId = transportFault(config, 'http-session-id');
+  const authOptional = transportFault(config, 'http-auth-optional');
   // http-session-id-change: ids the server handed out after initialize → the real session id.
   const aliases = new Map<string, string>();
   let rotation = 0;
@@ -119,6 +150,9 @@ export async function startHttp(config: SellerConfig): Promise<HttpSeller> {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
+    // Under --token every MCP request needs the bearer token, initialize included.
+    const auth = authorize(req, config, authOptional);
+    if (auth !== 'ok') return unauthorized(res, auth);
     const sentId = req.headers['mcp-session-id'];
     const sessionId = typeof sentId === 'string' ? (aliases.get(sentId) ?? sentId) : undefined;
     if (sessionId !== undefined && sessionId !== sentId) {

@@ -18,6 +18,12 @@ const object = (properties: Record<string, Schema>, extra: Schema = {}): Schema 
   ...extra,
 });
 
+/** AdCP core/pagination-request.json. */
+const pagination: Schema = {
+  type: 'object',
+  properties: { max_results: { type: 'integer', minimum: 1, maximum: 100 }, cursor: { type: 'string', minLength: 1, maxLength: 4096 } },
+  additionalProperties: false,
+};
 const stringArray: Schema = { type: 'array', items: { type: 'string', minLength: 1 } };
 const idempotencyKey: Schema = { type: 'string', pattern: '^[A-Za-z0-9_.:-]{16,255}$' };
 const accountRef: Schema = { type: 'object' };
@@ -37,12 +43,13 @@ export const inputSchemas: Record<string, Schema> = {
       filters: { type: 'object' },
       account: accountRef,
       brand: brandRef,
+      pagination,
     },
     { required: ['buying_mode'] },
   ),
-  list_creative_formats: object({ format_ids: { type: 'array', items: formatId }, name_search: { type: 'string' } }),
-  list_creatives: object({ filters: { type: 'object' }, pagination: { type: 'object' }, account: accountRef }),
-  get_media_buys: object({ media_buy_ids: stringArray, account: accountRef }),
+  list_creative_formats: object({ format_ids: { type: 'array', items: formatId }, name_search: { type: 'string' }, pagination }),
+  list_creatives: object({ filters: { type: 'object' }, pagination, account: accountRef }),
+  get_media_buys: object({ media_buy_ids: stringArray, account: accountRef, pagination }),
   get_media_buy_delivery: object({
     media_buy_ids: stringArray,
     start_date: { type: 'string', format: 'date' },
@@ -50,7 +57,7 @@ export const inputSchemas: Record<string, Schema> = {
     account: accountRef,
   }),
   get_signals: object(
-    { signal_spec: { type: 'string', minLength: 1 }, signal_ids: { type: 'array' } },
+    { signal_spec: { type: 'string', minLength: 1 }, signal_ids: { type: 'array' }, pagination },
     { anyOf: [{ required: ['signal_spec'] }, { required: ['signal_ids'] }] },
   ),
   create_media_buy: object(

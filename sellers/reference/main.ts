@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const seller = await startHttp(config);
   process.stdout.write(`listening http://127.0.0.1:${seller.port}/mcp\n`);
   process.stderr.write(
-    `reference-seller: HTTP (${config.responseMode}) on port ${seller.port} (faults: ${faultNames(config)})\n`,
+    `reference-seller: HTTP (${config.responseMode}) on port ${seller.port} (faults: ${faultNames(config)}${config.token !== undefined ? '; bearer token required' : ''})\n`,
   );
   const stop = () => {
     // A hung call or a stuck client must not keep a stopping seller alive.

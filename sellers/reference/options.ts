@@ -1,6 +1,6 @@
 // Command line of the reference seller:
 //   node sellers/reference-seller.js --transport stdio|http [--port N] [--response-mode json|sse]
-//     [--output-shape root|legacy] [--fault NAME]… [--no-sandbox] [--exit-on-stdin-end]
+//     [--output-shape root|legacy] [--fault NAME]… [--no-sandbox] [--exit-on-stdin-end] [--token TOKEN]
 import { parseArgs } from 'node:util';
 import type { Fault } from '../faults/_fault.ts';
 import { faultModuleFiles, loadFaults } from '../faults/_load.ts';
@@ -22,6 +22,8 @@ export interface SellerConfig {
   sandbox: boolean;
   /** HTTP: exit when stdin ends (launch.ts gives the child a pipe, so it dies with its parent). */
   exitOnStdinEnd: boolean;
+  /** HTTP: every request must carry `Authorization: Bearer <token>` (401 with WWW-Authenticate otherwise). */
+  token?: string;
 }
 
 export class UsageError extends Error {}
@@ -32,6 +34,7 @@ export const faultNames = (config: SellerConfig): string => config.faults.map((f
 export const USAGE = [
   'usage: reference-seller --transport stdio|http [--port N] [--response-mode json|sse]',
   '                        [--output-shape root|legacy] [--fault NAME]... [--no-sandbox] [--exit-on-stdin-end]',
+  '                        [--token TOKEN]   (HTTP: require Authorization: Bearer TOKEN)',
   `faults: ${faultModuleFiles().map((f) => f.name).join(', ')}`,
 ].join('\n');
 
@@ -56,6 +59,7 @@ export async function parseSellerArgs(argv: string[]): Promise<SellerConfig> {
         sandbox: { type: 'boolean' },
         'no-sandbox': { type: 'boolean' },
         'exit-on-stdin-end': { type: 'boolean' },
+        token: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -71,6 +75,9 @@ export async function parseSellerArgs(argv: string[]): Promise<SellerConfig> {
   const known = new Set(faultModuleFiles().map((f) => f.name));
   for (const name of names) if (!known.has(name)) throw new UsageError(`unknown fault '${name}'`);
   const faults = await loadFaults(undefined, undefined, names);
+  const token = v.token;
+  if (token !== undefined && transport !== 'http') throw new UsageError('--token applies to --transport http only');
+  if (token !== undefined && !/^[A-Za-z0-9._~+/=-]{8,512}$/.test(token)) throw new UsageError('--token must be 8–512 characters of A-Z a-z 0-9 . _ ~ + / = -');
   let outputShape = oneOf('output-shape', v['output-shape'], ['root', 'legacy'] as const, 'root');
   for (const fault of faults) {
     if (fault.transports && !fault.transports.includes(transport)) {
@@ -86,5 +93,6 @@ export async function parseSellerArgs(argv: string[]): Promise<SellerConfig> {
     faults,
     sandbox: v['no-sandbox'] !== true,
     exitOnStdinEnd: v['exit-on-stdin-end'] === true,
+    ...(token !== undefined ? { token } : {}),
   };
 }

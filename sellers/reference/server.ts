@@ -21,6 +21,7 @@ import { outputSchemaFor } from './output-schemas.ts';
 import type { SellerState } from './state.ts';
 import { toolSpecs, type ToolSpec } from './tools.ts';
 import { compileAllInputValidators, validateArguments } from './validate-input.ts';
+import { checkVersion } from './version.ts';
 
 /** tools/call with any params: the method literal routes it, nothing else is checked by the SDK. */
 const AnyToolCall = z.object({ method: z.literal('tools/call'), params: z.unknown() });
@@ -92,6 +93,7 @@ export function streamedAnswerFor(config: SellerConfig, state: SellerState, tool
   if (!fault || !spec) return undefined;
   const args: JsonObject = isPlainObject(rawArgs) ? rawArgs : {};
   try {
+    checkVersion(args);
     validateArguments(spec.name, args);
     const body = spec.run(args, { state, sandbox: config.sandbox });
     return streamedAnswer(id, spec, payloadOf(body, isPlainObject(args['context']) ? args['context'] : undefined), fault.bytes);
@@ -136,6 +138,7 @@ export function createSellerServer(config: SellerConfig, state: SellerState, hoo
     }
     const rawArgs = isPlainObject(params) ? params['arguments'] : undefined;
     const args: JsonObject = isPlainObject(rawArgs) ? rawArgs : {};
+    for (const b of active) b.request?.(name, args);
     const context = isPlainObject(args['context']) ? args['context'] : undefined;
     if (rawArgs !== undefined && !isPlainObject(rawArgs)) {
       return errorAnswer({ code: 'VALIDATION_ERROR', message: 'Invalid request: arguments must be an object', recovery: 'correctable', field: 'arguments' }, undefined);
@@ -149,6 +152,8 @@ export function createSellerServer(config: SellerConfig, state: SellerState, hoo
     }
     let body: JsonObject;
     try {
+      // A pinned version the seller does not speak is refused first: the rest of the request follows that version.
+      checkVersion(args);
       validateArguments(spec.name, args);
       body = spec.run(args, env);
     } catch (err) {

@@ -3,7 +3,9 @@
 import { AdcpFailure } from './adcp-error.ts';
 import * as catalog from './catalog.ts';
 import { cloneJson, isPlainObject, type JsonObject } from './json.ts';
+import { page } from './pagination.ts';
 import { REPLAY_TTL_SECONDS, type SellerState, objectField, stringField } from './state.ts';
+import { SUPPORTED_MAJORS, SUPPORTED_VERSIONS } from './version.ts';
 
 export interface ToolEnv {
   state: SellerState;
@@ -47,8 +49,8 @@ const wanted = (args: JsonObject, key: string): Set<string> | undefined => {
 function capabilities(_args: JsonObject, env: ToolEnv): JsonObject {
   return {
     adcp: {
-      major_versions: [3],
-      supported_versions: ['3.0', '3.1'],
+      major_versions: [...SUPPORTED_MAJORS],
+      supported_versions: [...SUPPORTED_VERSIONS],
       idempotency: { supported: true, replay_ttl_seconds: REPLAY_TTL_SECONDS },
     },
     supported_protocols: ['media_buy', 'signals', 'creative'],
@@ -62,29 +64,37 @@ function getProducts(args: JsonObject): JsonObject {
   // A toy relevance rule: a brief that mentions video lists the video product first.
   const products = cloneJson(catalog.products);
   if (brief.includes('video')) products.reverse();
-  return { products, cache_scope: 'public' };
+  const { items, pagination } = page('get_products', args, products);
+  return { products: items, cache_scope: 'public', ...(pagination ? { pagination } : {}) };
 }
 
 function listCreativeFormats(args: JsonObject): JsonObject {
   const ids = Array.isArray(args['format_ids'])
     ? new Set(args['format_ids'].map((f) => (isPlainObject(f) ? f['id'] : undefined)))
     : undefined;
-  return { formats: cloneJson(catalog.formats.filter((f) => !ids || ids.has(f.format_id.id))) };
+  const { items, pagination } = page(
+    'list_creative_formats',
+    args,
+    cloneJson(catalog.formats.filter((f) => !ids || ids.has(f.format_id.id))),
+  );
+  return { formats: items, ...(pagination ? { pagination } : {}) };
 }
 
-function listCreatives(_args: JsonObject, env: ToolEnv): JsonObject {
-  const creatives = cloneJson([...env.state.creatives.values()]);
+function listCreatives(args: JsonObject, env: ToolEnv): JsonObject {
+  const all = cloneJson([...env.state.creatives.values()]);
+  const { items, pagination } = page('list_creatives', args, all);
   return {
-    query_summary: { total_matching: creatives.length, returned: creatives.length },
-    pagination: { has_more: false },
-    creatives,
+    query_summary: { total_matching: all.length, returned: items.length },
+    pagination: pagination ?? { has_more: false },
+    creatives: items,
   };
 }
 
 function getMediaBuys(args: JsonObject, env: ToolEnv): JsonObject {
   const ids = wanted(args, 'media_buy_ids');
   const buys = [...env.state.mediaBuys.values()].filter((b) => !ids || ids.has(b.media_buy_id));
-  return { media_buys: cloneJson(buys) };
+  const { items, pagination } = page('get_media_buys', args, cloneJson(buys));
+  return { media_buys: items, ...(pagination ? { pagination } : {}) };
 }
 
 function getMediaBuyDelivery(args: JsonObject, env: ToolEnv): JsonObject {
@@ -120,8 +130,9 @@ function rateOf(productId: string, pricingOptionId: string): number {
   return option?.fixed_price ?? option?.floor_price ?? 0;
 }
 
-function getSignals(): JsonObject {
-  return { signals: cloneJson(catalog.signals), cache_scope: 'public' };
+function getSignals(args: JsonObject): JsonObject {
+  const { items, pagination } = page('get_signals', args, cloneJson(catalog.signals));
+  return { signals: items, cache_scope: 'public', ...(pagination ? { pagination } : {}) };
 }
 
 function requireSandbox(env: ToolEnv, tool: string): void {
@@ -134,18 +145,60 @@ function requireSandbox(env: ToolEnv, tool: string): void {
   }
 }
 
+/**
+ * The key was used for another request. Nothing in the error says how the requests differ (no `field`,
+ * no details): a caller holding a stolen key must not learn the earlier request from the refusal.
+ */
 function idempotencyConflict(tool: string): AdcpFailure {
   return new AdcpFailure({
     code: 'IDEMPOTENCY_CONFLICT',
     message: `idempotency_key was already used for a different ${tool} request`,
     recovery: 'correctable',
-    field: 'idempotency_key',
-    suggestion: 'Use a fresh idempotency_key (UUID v4) for a new request.',
+    suggestion: 'Use a fresh idempotency_key (UUID v4) for a new request, or resend the original request unchanged.',
   });
+}
+
+/** What a create_media_buy must name: products this seller sells, their pricing options, a flight that ends after it starts. */
+function checkBooking(args: JsonObject): void {
+  const packages = (Array.isArray(args['packages']) ? args['packages'] : []).filter(isPlainObject);
+  for (const [i, p] of packages.entries()) {
+    const product = catalog.products.find((c) => c.product_id === p['product_id']);
+    if (!product) {
+      throw new AdcpFailure({
+        code: 'PRODUCT_NOT_FOUND',
+        message: 'A package names a product this seller does not offer',
+        recovery: 'correctable',
+        field: `packages[${i}].product_id`,
+        suggestion: 'Use a product_id from get_products.',
+      });
+    }
+    if (!product.pricing_options.some((o) => o.pricing_option_id === p['pricing_option_id'])) {
+      throw new AdcpFailure({
+        code: 'VALIDATION_ERROR',
+        message: 'A package names a pricing option its product does not offer',
+        recovery: 'correctable',
+        field: `packages[${i}].pricing_option_id`,
+        suggestion: "Use a pricing_option_id from the product's pricing_options in get_products.",
+      });
+    }
+  }
+  const start = args['start_time'] === 'asap' ? Date.now() : Date.parse(String(args['start_time']));
+  const end = Date.parse(String(args['end_time']));
+  if (Number.isFinite(start) && Number.isFinite(end) && end <= start) {
+    throw new AdcpFailure({
+      code: 'VALIDATION_ERROR',
+      message: 'end_time must be after start_time',
+      recovery: 'correctable',
+      field: 'end_time',
+      suggestion: 'Send a flight whose end_time is later than its start_time.',
+    });
+  }
 }
 
 function createMediaBuy(args: JsonObject, env: ToolEnv): JsonObject {
   requireSandbox(env, 'create_media_buy');
+  // Refusals come before the idempotency cache: only successful bookings are remembered.
+  checkBooking(args);
   const outcome = env.state.idempotent('create_media_buy', stringField(args, 'idempotency_key') ?? '', args, () => {
     const packages = (Array.isArray(args['packages']) ? args['packages'] : []).filter(isPlainObject).map((p) => ({
       package_id: env.state.newId('pkg'),

@@ -67,6 +67,17 @@ describe('the catalog', () => {
     }
   });
 
+  test('a check proven by a test instead of a fault (provenBy) names a test file that exists and exercises it', () => {
+    const proven = catalog.filter((c) => c.provenBy !== undefined);
+    expect(proven.length).toBeGreaterThan(0);
+    for (const c of proven) {
+      const file = path.join(root, c.provenBy!);
+      expect(c.provenBy, c.id).toMatch(/^test\/.+\.test\.ts$/);
+      expect(existsSync(file), `${c.id}: ${c.provenBy}`).toBe(true);
+      expect(readFileSync(file, 'utf8'), `${c.id}: ${c.provenBy}`).toContain(c.id);
+    }
+  });
+
   test.skipIf(!hasRules)('has every id of the catalog table, with its severity (skipped: ../shared is absent)', () => {
     const rules = rulesTable();
     expect(rules.size).toBeGreaterThan(30);

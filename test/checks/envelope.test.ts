@@ -236,11 +236,13 @@ describe('envelope.reserved-keys', () => {
     expect(statusOf(reservedKeys, result(inText))).toBe('fail');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
-  test('clean results pass; hostile nesting does not blow the stack', () => {
+  test('clean results pass; hostile nesting does not blow the stack, nor hide a key', () => {
     expect(statusOf(reservedKeys, result(success()))).toBe('pass');
     let deep: unknown = { prototype: 1 };
     for (let i = 0; i < 100_000; i++) deep = { d: deep };
-    expect(findReservedKey(deep, '')).toBeNull(); // beyond the depth bound: not walked, no crash
-    expect(statusOf(reservedKeys, result({ content: [], structuredContent: deep }))).toBe('pass');
+    expect(findReservedKey(deep, '').hit).toBe(`${'/d'.repeat(100_000)}/prototype`); // no depth bound: found, no crash
+    expect(statusOf(reservedKeys, result({ content: [], structuredContent: deep }))).toBe('fail');
+    // Past the walk budget the check could not look: untested, never a pass.
+    expect(findReservedKey(Array.from({ length: 10 }, () => ({})), '', 5)).toEqual({ hit: null, complete: false });
   });
 });

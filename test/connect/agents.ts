@@ -32,4 +32,7 @@ export function httpAgent(url: string, over: Partial<HttpAgentConfig> = {}): Htt
 }
 
 export const byTool = <T extends { tool: string }>(exchanges: readonly T[], tool: string): T[] => exchanges.filter((x) => x.tool === tool);
+/** The probes' calls, without the business-rule scenario steps that follow them (harness/capture/scenarios.ts). */
+export const probeCalls = <T extends { scenario?: unknown }>(exchanges: readonly T[]): T[] =>
+  exchanges.filter((x) => x.scenario === undefined);
 export type { AgentConfig };

@@ -7,7 +7,7 @@ import type { AgentCapture, Exchange } from '../../harness/capture/exchange.ts';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import { startHostileHttp } from '../fixtures/servers/hostile-http.mjs';
 import { startSdkHttp } from '../fixtures/servers/sdk-seller.mjs';
-import { byTool, httpAgent, probes, TOKEN } from './agents.ts';
+import { byTool, httpAgent, probeCalls, probes, TOKEN } from './agents.ts';
 
 const failureOf = (x: Exchange | undefined) => {
   if (x?.outcome.kind !== 'transport-error') throw new Error(`expected a transport error, got ${JSON.stringify(x?.outcome)}`);
@@ -20,7 +20,7 @@ describe.each(['json', 'sse'] as const)('http (%s): official SDK seller', (mode)
     try {
       const capture = await captureAgent(httpAgent(server.url, { name: `sdk-${mode}` }));
       expect(capture.initialize).toMatchObject({ ok: true, protocolVersion: '2025-11-25', serverInfo: { name: 'sdk-seller' } });
-      expect(capture.exchanges.map((x) => `${x.tool}:${x.intent}`)).toEqual(['get_adcp_capabilities:valid', 'get_products:valid', 'get_products:invalid']);
+      expect(probeCalls(capture.exchanges).map((x) => `${x.tool}:${x.intent}`)).toEqual(['get_adcp_capabilities:valid', 'get_products:valid', 'get_products:invalid']);
       const contentType = mode === 'json' ? 'application/json' : 'text/event-stream';
       for (const x of capture.exchanges) {
         expect(x.http).toMatchObject({ method: 'tools/call', status: 200, contentType, sessionId: capture.http?.sessionId });
@@ -111,7 +111,7 @@ describe.each(['json', 'sse'] as const)('http (%s): hostile seller', (mode) => {
   test('a malformed answer is a protocol failure; a dropped connection is closed', () => {
     expect(failureOf(byTool(capture.exchanges, 'bad_envelope')[0]).kind).toBe('protocol');
     expect(failureOf(byTool(capture.exchanges, 'crash')[0]).kind).toBe('closed');
-    expect(capture.exchanges.at(-1)).toMatchObject({ tool: 'get_adcp_capabilities', outcome: { kind: 'result' } });
+    expect(probeCalls(capture.exchanges).at(-1)).toMatchObject({ tool: 'get_adcp_capabilities', outcome: { kind: 'result' } });
   });
 
   test('the token was sent, and appears nowhere in the capture (results, failure messages)', () => {

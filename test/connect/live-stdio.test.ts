@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import type { AgentCapture, Exchange } from '../../harness/capture/exchange.ts';
-import { byTool, probes, stdioAgent } from './agents.ts';
+import { byTool, probeCalls, probes, stdioAgent } from './agents.ts';
 
 const alive = (pid: number): boolean => {
   try {
@@ -24,7 +24,7 @@ describe('stdio: official SDK seller', () => {
     expect(capture.initialize).toMatchObject({ ok: true, protocolVersion: '2025-06-18', serverInfo: { name: 'sdk-seller' } });
     expect(capture.toolsList).toMatchObject({ ok: true, pages: 1 });
     // Only tools the agent lists; get_adcp_capabilities first; one invalid call.
-    expect(capture.exchanges.map((x) => `${x.tool}:${x.intent}`)).toEqual(['get_adcp_capabilities:valid', 'get_products:valid', 'get_products:invalid']);
+    expect(probeCalls(capture.exchanges).map((x) => `${x.tool}:${x.intent}`)).toEqual(['get_adcp_capabilities:valid', 'get_products:valid', 'get_products:invalid']);
     for (const x of capture.exchanges) {
       expect(x.protocolVersion).toBe('2025-06-18');
       expect(x.advertised?.inputSchema).toMatchObject({ type: 'object' });

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
-import { defaultProbes, INVALID_PROBE, withContext } from '../../harness/capture/probes.ts';
+import { createMediaBuyArguments, defaultArguments, defaultProbes, INVALID_PROBE, updateMediaBuyArguments, withContext } from '../../harness/capture/probes.ts';
 import { stdioAgent } from './agents.ts';
 
 const addFormats = addFormatsModule.default;
@@ -56,7 +56,9 @@ describe('defaultProbes', () => {
     ]);
     expect(defaultProbes([{ name: 'get_signals' }], stdioAgent('x')).map((p) => p.tool)).toEqual(['get_signals']);
     const sandbox = defaultProbes(ALL_TOOLS, stdioAgent('x', { sandbox: true })).map((p) => p.tool);
-    expect(sandbox.slice(-2)).toEqual(['create_media_buy', 'sync_creatives']);
+    // create_media_buy is booked by the idempotency scenario (a product the seller offered), not a probe.
+    expect(sandbox.slice(-1)).toEqual(['sync_creatives']);
+    expect(sandbox).not.toContain('create_media_buy');
     expect(sandbox).not.toContain('update_media_buy');
     expect(sandbox).not.toContain('comply_test_controller');
   });
@@ -80,6 +82,27 @@ describe('defaultProbes', () => {
         }
       }
       expect(validator(INVALID_PROBE.tool)(INVALID_PROBE.arguments)).toBe(false);
+    });
+
+    test.skipIf(!tree.present)(`every request the business-rule scenarios build validates against the ${tree.name} request schema${tree.absent}`, () => {
+      const validator = requestValidators(tree.dir);
+      const booking = createMediaBuyArguments({ productId: 'p1', pricingOptionId: 'po1', bidPrice: 4.5 });
+      const { idempotency_key: _key, ...withoutKey } = booking;
+      const requests: Array<[string, Record<string, unknown>, boolean]> = [
+        ['create_media_buy', booking, true],
+        ['create_media_buy', createMediaBuyArguments(), true],
+        ['update_media_buy', updateMediaBuyArguments('adcp-conformance-unknown-1a2b3c4d'), true],
+        // The missing-key step breaks the schema on purpose (idempotency_key is required).
+        ['create_media_buy', withoutKey, false],
+        ['get_products', { ...defaultArguments('get_products')!, adcp_major_version: 3 }, true],
+        ['get_products', { ...defaultArguments('get_products')!, adcp_major_version: 99 }, true],
+        ['get_products', { ...defaultArguments('get_products')!, pagination: { max_results: 1, cursor: 'opaque' } }, true],
+        ['list_creative_formats', { pagination: { max_results: 1 } }, true],
+      ];
+      for (const [tool, args, valid] of requests) {
+        const validate = validator(tool);
+        expect(validate(withContext(args, 'adcp-conformance.test.0')), `${tool} ${JSON.stringify(args)}: ${JSON.stringify(validate.errors)}`).toBe(valid);
+      }
     });
   }
 });

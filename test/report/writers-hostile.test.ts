@@ -13,6 +13,8 @@ import { buildReportJson } from '../../harness/report/json.ts';
 import { renderSummaryMarkdown } from '../../harness/report/markdown.ts';
 import { plain, renderTerminalSummary } from '../../harness/report/terminal.ts';
 import { agentProperties, decorateJunit } from '../../harness/report/junit.ts';
+import { renderHtmlReport } from '../../harness/report/html.ts';
+import { badgeFiles } from '../../harness/report/badge.ts';
 import { testCases } from '../../harness/run/suite-data.ts';
 import { escapeXml, sellerText } from '../../harness/sanitize.ts';
 import type { RunReport } from '../../harness/report/model.ts';
@@ -77,6 +79,7 @@ describe('every writer, the same hostile strings', async () => {
     'summary.md': renderSummaryMarkdown(report),
     'report.json': JSON.stringify(buildReportJson(report), null, 2),
     'junit.xml': decorateJunit(vitestXml(report), [{ file: 'agent.adcp.test.ts', name: a.name, properties: agentProperties(a, false), cases }]),
+    'report.html': renderHtmlReport(report),
   };
 
   test('the report has findings carrying the hostile text (the test is not vacuous)', () => {
@@ -96,6 +99,22 @@ describe('every writer, the same hostile strings', async () => {
   test('no seller line break forges a line of its own in the line-based outputs', () => {
     for (const name of ['terminal', 'summary.md']) {
       for (const line of outputs[name]!.split('\n')) expect(line.startsWith('forged line'), `${name}: ${line}`).toBe(false);
+    }
+  });
+
+  test('HTML: no seller markup survives (every <, quote and backtick escaped); badges: a safe file name, plain JSON', () => {
+    const html = outputs['report.html']!;
+    expect(html.includes('<b>')).toBe(false);
+    expect(html.includes('&lt;b&gt;&amp;&quot;&#39;')).toBe(true);
+    // The only elements are the report's own: nothing the seller wrote opens a tag.
+    const tags = new Set([...html.matchAll(/<([a-zA-Z][a-zA-Z0-9]*)/g)].map((m) => m[1]!.toLowerCase()));
+    expect([...tags].filter((t) => !['html', 'head', 'meta', 'title', 'style', 'body', 'header', 'h1', 'h2', 'h3', 'p', 'section', 'div', 'fieldset', 'legend', 'label', 'input', 'span', 'noscript', 'details', 'summary', 'strong', 'code', 'dl', 'dt', 'dd', 'pre', 'a', 'article', 'ul', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'script'].includes(t))).toEqual([]);
+    const badges = badgeFiles(report);
+    expect(badges.map(([name]) => name)).toEqual([expect.stringMatching(/^badges\/[A-Za-z0-9._-]+\.json$/)]);
+    for (const [, content] of badges) {
+      expect(UNSAFE_IN_OUTPUT.test(content)).toBe(false);
+      expect(content).not.toContain(SECRET);
+      expect(Object.keys(JSON.parse(content) as object)).toEqual(['schemaVersion', 'label', 'message', 'color']);
     }
   });
 

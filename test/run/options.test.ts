@@ -7,7 +7,15 @@ describe('parseRunArgs', () => {
     const o = parseRunArgs([]);
     expect(o).toMatchObject({ agents: [], checks: [], out: 'reports', strict: false, concurrency: 4, keepWork: false, help: false });
     expect(parseRunArgs(['--keep-work']).keepWork).toBe(true);
-    expect([...o.reporters]).toEqual(['junit', 'json', 'summary', 'markdown']);
+    expect([...o.reporters]).toEqual(['junit', 'json', 'summary', 'markdown', 'html']);
+    expect([o.failOn, o.reverify, o.noBaseline, o.compare, o.writeBaseline]).toEqual(['any', true, undefined, undefined, undefined]);
+  });
+  test('nightly options: --compare, --fail-on, --no-reverify, --no-baseline, --write-baseline, the html and badge reporters', () => {
+    const o = parseRunArgs(['--compare', 'last/report.json', '--fail-on', 'regressions', '--no-reverify', '--no-baseline', '--write-baseline', 'b.yaml', '--reporter', 'html,badge']);
+    expect([o.compare, o.failOn, o.reverify, o.noBaseline, o.writeBaseline]).toEqual(['last/report.json', 'regressions', false, true, 'b.yaml']);
+    expect([...o.reporters]).toEqual(['html', 'badge']);
+    // A merge compares and gates too (the nightly workflow: merge the shards, compare with last night).
+    expect(parseRunArgs(['--merge-reports', 'd', '--compare', 'r.json', '--fail-on', 'regressions', '--write-baseline', 'b.yaml']).failOn).toBe('regressions');
   });
   test('repeated and comma-separated lists', () => {
     const o = parseRunArgs(['--agent', 'a,b', '--agent', 'c', '--check', 'envelope.', '--reporter', 'json,junit', '--shard', '2/3', '--concurrency', '8', '--strict']);
@@ -21,7 +29,11 @@ describe('parseRunArgs', () => {
   test.for([
     [['--bogus'], /Unknown option/],
     [['positional'], /positional/],
-    [['--reporter', 'html'], /unknown reporter 'html'/],
+    [['--reporter', 'pdf'], /unknown reporter 'pdf'/],
+    [['--fail-on', 'regressions'], /--fail-on regressions needs --compare PREVIOUS_REPORT_JSON/],
+    [['--fail-on', 'new'], /--fail-on: expected 'any' or 'regressions', got 'new'/],
+    [['--merge-reports', 'd', '--no-reverify'], /--merge-reports .* takes no --no-reverify/],
+    [['--merge-reports', 'd', '--no-baseline'], /--merge-reports .* takes no --no-baseline/],
     [['--shard', '3/2'], /--shard/],
     [['--shard', '1'], /--shard/],
     [['--concurrency', '0'], /positive integer/],

@@ -280,6 +280,7 @@ const observations: Record<string, Observation> = {
   },
   'error-message-control-chars': {
     via: 'session',
+    // eslint-disable-next-line no-control-regex -- the fault puts a control character in the message
     run: async (s) => expect(String((await adcpError(s))['message'])).toMatch(/\u0007.*\u202e/u),
   },
   'error-message-long': {
@@ -332,12 +333,102 @@ const observations: Record<string, Observation> = {
       expect((await s.call('get_adcp_capabilities', {}))['isError']).toBe(true);
     },
   },
+  'capabilities-versions-malformed': {
+    via: 'session',
+    run: async (s) => expect((sc(await s.call('get_adcp_capabilities', {}))['adcp'] as Json)['supported_versions']).toEqual(['three']),
+  },
+  'tool-name-duplicate': {
+    via: 'session',
+    run: async (s) => expect((await s.listTools()).filter((t) => t['name'] === 'get_signals')).toHaveLength(2),
+  },
+  'jsonrpc-undeclared-request': {
+    via: 'stdio-raw',
+    run: async (r) => {
+      r.send(INITIALIZE);
+      await r.until(0);
+      r.send(INITIALIZED);
+      r.send(toolCall(1, 'get_signals', probeArguments('get_signals', 'roots')));
+      const lines = await r.until(1);
+      const requests = lines.map((l) => JSON.parse(l) as Json).filter((m) => m['method'] === 'roots/list');
+      expect(requests).toHaveLength(1);
+      expect(typeof requests[0]!['id']).toBe('string');
+    },
+  },
   'capabilities-no-supported-versions': {
     via: 'session',
     run: async (s) => {
       const adcp = sc(await s.call('get_adcp_capabilities', {}))['adcp'] as Json;
       expect(adcp).not.toHaveProperty('supported_versions');
       expect(adcp['major_versions']).toEqual([3]);
+    },
+  },
+  'version-unsupported-accepted': {
+    via: 'session',
+    run: async (s) => {
+      const r = await s.call('get_products', { ...probeArguments('get_products', 'v99'), adcp_major_version: 99 });
+      expect(r['isError']).toBeUndefined();
+      expect((sc(r)['products'] as Json[]).length).toBeGreaterThan(0);
+    },
+  },
+  'unknown-product-booked': {
+    via: 'session',
+    run: async (s) => {
+      const args = probeArguments('create_media_buy', 'unknown');
+      const r = await s.call('create_media_buy', { ...args, packages: [{ product_id: 'never-issued', pricing_option_id: 'none', budget: 100 }] });
+      expect(r['isError']).toBeUndefined();
+      expect(typeof sc(r)['media_buy_id']).toBe('string');
+    },
+  },
+  'idempotency-replay-rebooks': {
+    via: 'session',
+    run: async (s) => {
+      const args = probeArguments('create_media_buy', 'rebook');
+      const first = sc(await s.call('create_media_buy', args))['media_buy_id'];
+      const again = sc(await s.call('create_media_buy', args))['media_buy_id'];
+      expect(again).toBe(`${String(first)}_rebooked`);
+    },
+  },
+  'idempotency-conflict-names-field': {
+    via: 'session',
+    run: async (s) => {
+      const args = probeArguments('create_media_buy', 'conflict');
+      await s.call('create_media_buy', args);
+      const other = await s.call('create_media_buy', { ...args, packages: [{ ...(args['packages'] as Json[])[0]!, budget: 1 }] });
+      expect(sc(other)['adcp_error']).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', field: 'packages[0].budget' });
+    },
+  },
+  'idempotency-key-optional': {
+    via: 'session',
+    run: async (s) => {
+      const { idempotency_key: _key, ...withoutKey } = probeArguments('create_media_buy', 'nokey');
+      const r = await s.call('create_media_buy', withoutKey);
+      expect(r['isError']).toBeUndefined();
+      expect(typeof sc(r)['media_buy_id']).toBe('string');
+    },
+  },
+  'pagination-cursor-ignored': {
+    via: 'session',
+    run: async (s) => {
+      const base = probeArguments('get_products', 'pages');
+      const first = sc(await s.call('get_products', { ...base, pagination: { max_results: 1 } }));
+      const cursor = (first['pagination'] as Json)['cursor'];
+      const second = sc(await s.call('get_products', { ...base, pagination: { max_results: 1, cursor } }));
+      expect(second['products']).toEqual(first['products']);
+      expect(second['pagination']).toMatchObject({ has_more: true });
+    },
+  },
+  'auth-optional': {
+    via: 'http-raw',
+    run: async (r) => {
+      // Started with a token: no Authorization at all is served, a wrong one refused.
+      expect((await r.handshake()).status).toBe(200);
+      const wrong = await fetch(r.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer not-the-token' },
+        body: JSON.stringify(INITIALIZE),
+      });
+      expect(wrong.status).toBe(401);
+      expect(wrong.headers.get('www-authenticate')).toMatch(/^Bearer /);
     },
   },
   'test-controller-exposed': { via: 'session', run: async (s) => expect(await toolNamed(s, 'comply_test_controller')).toBeDefined() },
@@ -366,7 +457,8 @@ describe('fault modes', () => {
     test.for(faults.map((f, i) => [f.name, i] as const))('%s', async ([name, index]) => {
       const observation = observations[name];
       if (!observation) throw new Error(`no observation for ${name}`);
-      const opts = { faults: [name] };
+      const credentials = faults.find((f) => f.name === name)?.agent?.credentials === true;
+      const opts = { faults: [name], ...(credentials ? { token: 'fault-observation-token' } : {}) };
       if (observation.via === 'stdio-raw') {
         const raw = new RawStdio(opts);
         try {

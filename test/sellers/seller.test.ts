@@ -120,7 +120,11 @@ for (const mode of MODES) {
       expect(again['context']).toEqual({ correlation_id: 'retry' });
       const other = await session.call('create_media_buy', { ...args, packages: [{ product_id: 'sports_video_premium', pricing_option_id: 'video_cpm_fixed', budget: 1 }] });
       expect(other['isError']).toBe(true);
-      expect((other['structuredContent'] as Json)['adcp_error']).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', field: 'idempotency_key' });
+      const conflict = (other['structuredContent'] as Json)['adcp_error'] as Json;
+      expect(conflict).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', recovery: 'correctable' });
+      // Nothing says how the two requests differ: no field, no details.
+      expect(conflict).not.toHaveProperty('field');
+      expect(conflict).not.toHaveProperty('details');
     });
 
     test('sync_creatives with dry_run previews without storing', async () => {

@@ -1,30 +1,35 @@
 // envelope.reserved-keys — no `__proto__`, `constructor` or `prototype` keys at any depth, in the result
 // or in its text JSON. Judged on every result, errors included: clients parse those as well.
-import { defineCheck, fail, pass } from '../check.ts';
-import { isObject, MAX_DEPTH, own, token } from '../json.ts';
+import { defineCheck, fail, pass, untested } from '../check.ts';
+import { isObject, own, token } from '../json.ts';
 import { textItems } from '../views.ts';
 import { toolResult } from './_tool-result.ts';
 
 const RESERVED = new Set(['__proto__', 'constructor', 'prototype']);
-const WALK_BUDGET = 200_000;
+/**
+ * Values walked per JSON document at most. No depth bound (the stack is explicit, so depth costs no
+ * call stack): a key hidden 300 levels down, or after 200k harmless values, is still found. A 16 MiB
+ * answer holds a few million values; past the budget the check says it could not look, never passes.
+ */
+export const WALK_BUDGET = 20_000_000;
 
-/** First reserved key in a JSON value: explicit stack, depth bound, node budget, own keys only. */
-export function findReservedKey(root: unknown, base: string): string | null {
-  const stack: Array<[unknown, string, number]> = [[root, base, 0]];
+/** The first reserved key in a JSON value (own keys only), or null; `complete` is false when the budget ran out first. */
+export function findReservedKey(root: unknown, base: string, budget = WALK_BUDGET): { hit: string | null; complete: boolean } {
+  const stack: Array<[unknown, string]> = [[root, base]];
   let visited = 0;
-  while (stack.length > 0 && visited < WALK_BUDGET) {
-    const [node, at, depth] = stack.pop()!;
-    visited++;
-    if (node === null || typeof node !== 'object' || depth > MAX_DEPTH) continue;
+  while (stack.length > 0) {
+    if (++visited > budget) return { hit: null, complete: false };
+    const [node, at] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
     if (Array.isArray(node)) {
-      for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], `${at}/${i}`, depth + 1]);
+      for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], `${at}/${i}`]);
       continue;
     }
     const keys = Object.keys(node);
-    for (const k of keys) if (RESERVED.has(k)) return `${at}/${token(k)}`;
-    for (let i = keys.length - 1; i >= 0; i--) stack.push([own(node, keys[i]!), `${at}/${token(keys[i]!)}`, depth + 1]);
+    for (const k of keys) if (RESERVED.has(k)) return { hit: `${at}/${token(k)}`, complete: true };
+    for (let i = keys.length - 1; i >= 0; i--) stack.push([own(node, keys[i]!), `${at}/${token(keys[i]!)}`]);
   }
-  return null;
+  return { hit: null, complete: true };
 }
 
 export default defineCheck({
@@ -41,14 +46,16 @@ export default defineCheck({
   judge(x) {
     const r = toolResult(x);
     if ('verdict' in r) return r.verdict;
-    const hit = findReservedKey(r.result, '/result');
-    if (hit) return fail(hit, 'no __proto__ / constructor / prototype key', `key at ${hit}`);
+    const found = findReservedKey(r.result, '/result');
+    if (found.hit) return fail(found.hit, 'no __proto__ / constructor / prototype key', `key at ${found.hit}`);
+    let complete = found.complete;
     if (isObject(r.result)) {
       for (const t of textItems(r.result)) {
         const inText = findReservedKey(t.json?.value, `/result/content/${t.index}/text`);
-        if (inText) return fail(inText, 'no __proto__ / constructor / prototype key', `key in the text JSON at ${inText}`);
+        if (inText.hit) return fail(inText.hit, 'no __proto__ / constructor / prototype key', `key in the text JSON at ${inText.hit}`);
+        complete &&= inText.complete;
       }
     }
-    return pass();
+    return complete ? pass() : untested(`the answer holds more than ${WALK_BUDGET} JSON values; the rest was not searched`);
   },
 });

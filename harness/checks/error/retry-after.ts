@@ -20,6 +20,7 @@ export default defineCheck({
       if (!hasOwn(error, 'retry_after')) return pass();
       const v = own(error, 'retry_after');
       if (typeof v === 'number' && Number.isInteger(v) && v >= RETRY_AFTER_MIN && v <= RETRY_AFTER_MAX) return pass();
+      // preview() names Infinity (1e400 once parsed) as not a finite number; JSON.stringify would say `null`.
       return fail(`${pointer}/retry_after`, `an integer from ${RETRY_AFTER_MIN} to ${RETRY_AFTER_MAX}`, `${describeType(v)} ${preview(v)}`);
     }),
 });

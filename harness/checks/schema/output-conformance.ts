@@ -15,7 +15,7 @@ export default defineCheck({
     label: 'MCP 2025-11-25 · Server features › Tools › Output schema (servers MUST provide structured results that conform to it)',
     url: 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema',
   },
-  fix: 'make structuredContent match the outputSchema you advertise (or fix the schema): same required fields, types and enums',
+  fix: 'make structuredContent match the outputSchema you advertise (or fix the schema): same required fields, types and enums; an MCP SDK `z.object` outputSchema is advertised with `additionalProperties: false`, so list every field you return (status, context …) or use `z.looseObject`',
   judge(x, ctx) {
     const layer = layerOf(x, ctx);
     if ('verdict' in layer) return layer.verdict;

@@ -1,11 +1,23 @@
 // transport.http-response — streamable HTTP answers a request with JSON or an SSE stream, and keeps the
-// session id it assigned. Only a session that started proves anything: when initialize failed (a 401,
+// session id it assigned, made of visible ASCII only (0x21–0x7E, MCP session management: the client
+// sends it back in a header, so anything else is a header it must not forge). Only a session that started proves anything: when initialize failed (a 401,
 // a 404, a refused connection) and nothing recorded breaks the rule, the check is untested, not passed.
 import { defineCheck, fail, notApplicable, pass, untested } from '../check.ts';
 import { isObject, preview } from '../json.ts';
+import { escapeVisible } from '../../sanitize.ts';
 import { one } from './_listed-tools.ts';
 
 const STREAMABLE_TYPES = ['application/json', 'text/event-stream'];
+/** MCP: "The session ID MUST only contain visible ASCII characters (ranging from 0x21 to 0x7E)." */
+const SESSION_ID = /^[\x21-\x7E]+$/;
+
+/** A session id that is not visible ASCII, shown with its first offending character named. */
+function badSessionId(id: string): string {
+  const at = [...id].findIndex((c) => !SESSION_ID.test(c));
+  const char = [...id][at] ?? '';
+  const code = `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  return `${JSON.stringify(escapeVisible(id, 80))}: ${code} at character ${at}`;
+}
 
 function mediaType(contentType: unknown): string | null {
   if (typeof contentType !== 'string') return null;
@@ -29,7 +41,7 @@ export default defineCheck({
   },
   fix:
     'answer each JSON-RPC POST with `Content-Type: application/json` or `text/event-stream`, ' +
-    'and accept the `Mcp-Session-Id` you assigned on initialize for the whole session',
+    'and accept the `Mcp-Session-Id` you assigned on initialize (visible ASCII only, e.g. a UUID) for the whole session',
   judge(a) {
     if (a.agent.transport !== 'http') return one('http', notApplicable('not a streamable HTTP agent'));
     const observations = a.http?.observations ?? [];
@@ -48,6 +60,9 @@ export default defineCheck({
       if (answered && !STREAMABLE_TYPES.includes(mediaType(o.contentType) ?? '')) {
         const expected = `${STREAMABLE_TYPES.join(' or ')} (${String(o.method)})`;
         return one('http', fail(`/http/observations/${i}/contentType`, expected, preview(o.contentType ?? undefined)));
+      }
+      if (typeof o.sessionId === 'string' && !SESSION_ID.test(o.sessionId)) {
+        return one('http', fail(`/http/observations/${i}/sessionId`, 'an Mcp-Session-Id of visible ASCII characters only (0x21–0x7E)', badSessionId(o.sessionId)));
       }
       if (i <= initIndex) continue;
       if (o.status === 404 && session !== undefined) {

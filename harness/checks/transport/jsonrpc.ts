@@ -1,7 +1,8 @@
 // transport.jsonrpc — the seller speaks JSON-RPC 2.0 as MCP profiles it: one answer per request, with
 // the request's own id (same JSON type), no batches (removed in MCP 2025-06-18), and no server-to-client
-// requests for capabilities the client never declared. Such a message never satisfies a call; this check
-// says that it happened.
+// requests for capabilities the client never declared, and every message UTF-8 (MCP transports: "JSON-RPC
+// messages MUST be UTF-8 encoded"). Such a message never satisfies a call (a message that is not UTF-8 is
+// read with U+FFFD for its bad bytes); this check says that it happened.
 import { defineCheck, fail, pass, untested } from '../check.ts';
 import { one } from './_listed-tools.ts';
 import { describeViolations, violationsOf } from './_violations.ts';
@@ -19,7 +20,7 @@ export default defineCheck({
   fix: 'answer each request exactly once with its own id, unchanged in type ("3" is not 3); send single messages, not arrays; only send sampling / elicitation / roots requests to clients that declared them',
   judge(a) {
     if (!a.initialize.ok && !(a.protocolViolations?.length ?? 0)) return one('session', untested('initialize failed: see transport.initialize'));
-    const found = violationsOf(a, ['batch', 'id-type-mismatch', 'unknown-id', 'duplicate-response', 'undeclared-capability', 'server-request-flood']);
+    const found = violationsOf(a, ['batch', 'id-type-mismatch', 'unknown-id', 'duplicate-response', 'undeclared-capability', 'server-request-flood', 'invalid-utf8']);
     if (found === null) return one('session', untested('this capture does not record JSON-RPC violations (a recording made before they were recorded)'));
     if (found.length === 0) return one('session', pass());
     const more = a.protocolViolationsOmitted ? ` (+${a.protocolViolationsOmitted} not recorded)` : '';

@@ -1,0 +1,213 @@
+#!/usr/bin/env node
+// The dev-loop speed bench: the harness's compiled CLI against the raw official SDK (bench/raw-sdk.mjs),
+// side by side in one run, every process a child of the same shape, interleaved round by round (the
+// order rotates) so a noisy machine's drift spreads evenly. Prints the four ratios and their bounds:
+//   1. per probed call, every report on: harness (run --config, N = 1 and 401 get_products calls in one
+//      session; (T401 − T1) / 400) against the raw SDK doing the same calls the same way      ≤ 1.5×
+//   2. a one-tool `probe` of a stdio seller, start to exit, against a raw-SDK script that spawns the
+//      seller, connects and calls once                                                         ≤ 2×
+//   3. 64 HTTP agents × 10 calls behind a 50 ms proxy, concurrency 16: the harness's `run` against the
+//      ideal — every request the harness made (counted at the proxy), 16 sessions at a time, each request
+//      exactly 50 ms and no time at all for anything else                                      ≤ 1.3×
+//   4. peak RSS of `npm start` (the CLI's process, worker threads included)                    ≤ 250 MiB
+//      and its growth with the number of agents (1 → 16 → 64 HTTP agents) next to the report sizes
+//   node bench/speed.mjs [--rounds N]        (`npm run bench` builds first, then runs this)
+// No assertion anywhere: it prints figures. Wall times depend on the machine and its load; the ratios are
+// the figure to read, and even they move on a busy machine.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { distProblem } from '../bin/entry.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(ROOT, 'bin', 'adcp-conformance.js');
+const RAW = join(ROOT, 'bench', 'raw-sdk.mjs');
+const SELLER = join(ROOT, 'sellers', 'reference-seller.js');
+const RSS_PRELOAD = pathToFileURL(join(ROOT, 'bench', 'rss-preload.mjs')).href;
+const argv = process.argv.slice(2);
+const ROUNDS = Math.max(1, Number(argv[argv.indexOf('--rounds') + 1]) || 3);
+const MiB = 1024;
+
+const stale = distProblem();
+if (stale) {
+  console.error(`bench/speed.mjs measures the compiled build: ${stale}`);
+  process.exit(2);
+}
+const { defaultProbes } = await import(pathToFileURL(join(ROOT, 'dist', 'harness', 'capture', 'probes.js')).href);
+const { REFERENCE_SELLER_TASKS } = await import(pathToFileURL(join(ROOT, 'dist', 'sellers', 'launch.js')).href);
+
+const work = mkdtempSync(join(tmpdir(), 'adcp-bench-'));
+const children = new Set();
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** Run a child to its end: wall ms (spawn → exit), exit code, stdout, and its peak RSS (KiB) when asked. */
+function timed(args, { rss = false } = {}) {
+  const rssFile = join(work, `rss-${Math.random().toString(36).slice(2)}`);
+  const nodeArgs = rss ? ['--import', RSS_PRELOAD, ...args] : args;
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, nodeArgs, { cwd: ROOT, env: { ...process.env, CI: '1', NO_COLOR: '1', BENCH_RSS_FILE: rssFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      children.delete(child);
+      const ms = performance.now() - t0;
+      const peak = rss && existsSync(rssFile) ? Number(readFileSync(rssFile, 'utf8')) : undefined;
+      resolve({ ms, code, stdout, stderr, peak });
+    });
+  });
+}
+
+/** A long-running helper process (seller, proxy) that prints a line when ready. */
+async function startHelper(args, ready) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] });
+  children.add(child);
+  for await (const line of createInterface({ input: child.stdout })) {
+    const m = ready.exec(line);
+    if (m) {
+      child.stdout.resume();
+      return { value: m[1], stop: () => (children.delete(child), child.kill('SIGTERM')) };
+    }
+  }
+  throw new Error(`${args.join(' ')} did not start`);
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const fmt = (ms) => (ms >= 100 ? `${Math.round(ms)} ms` : `${ms.toFixed(2)} ms`);
+const writeJson = (name, value) => {
+  const file = join(work, name);
+  writeFileSync(file, JSON.stringify(value));
+  return file;
+};
+/** Round-robin: each round runs every job once, the order rotating by one each round. */
+async function interleaved(jobs) {
+  const results = Object.fromEntries(Object.keys(jobs).map((k) => [k, []]));
+  const names = Object.keys(jobs);
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(i + r) % names.length];
+      results[name].push(await jobs[name]());
+    }
+  }
+  return results;
+}
+const check = (label, result, ok = [0]) => {
+  if (!ok.includes(result.code)) throw new Error(`${label}: exit ${result.code}\n${result.stderr}`);
+  return result;
+};
+
+console.log(`adcp-conformance speed bench · ${cpus().length} CPUs · Node ${process.versions.node} · load ${loadavg().map((l) => l.toFixed(1)).join(' ')} · ${ROUNDS} round(s)`);
+const rows = [];
+
+// 1. Per probed call, every report on.
+{
+  const seller = await startHelper([SELLER, '--transport', 'http', '--port', '0', '--exit-on-stdin-end'], /^listening (\S+)$/);
+  const config = (n) =>
+    writeJson(`calls-${n}.json`, {
+      agents: [{ name: 'reference-http', transport: 'http', url: seller.value, probes: Array.from({ length: n }, () => ({ tool: 'get_products', arguments: defaultProbes([{ name: 'get_products' }], { sandbox: false })[0].arguments })) }],
+    });
+  const [c1, c401] = [config(1), config(401)];
+  const out = join(work, 'out-calls');
+  const runs = await interleaved({
+    h1: async () => check('harness N=1', await timed([CLI, 'run', '--config', c1, '--out', out]), [0, 3]).ms,
+    h401: async () => check('harness N=401', await timed([CLI, 'run', '--config', c401, '--out', out]), [0, 3]).ms,
+    r1: async () => check('raw N=1', await timed([RAW, 'calls', seller.value, '1'])).ms,
+    r401: async () => check('raw N=401', await timed([RAW, 'calls', seller.value, '401'])).ms,
+  });
+  seller.stop();
+  const harness = (median(runs.h401) - median(runs.h1)) / 400;
+  const raw = (median(runs.r401) - median(runs.r1)) / 400;
+  rows.push({ what: 'per probed call (HTTP, all reports)', harness: fmt(harness), raw: fmt(raw), ratio: harness / raw, bound: 1.5, note: `harness run ${fmt(median(runs.h1))} / ${fmt(median(runs.h401))}, raw ${fmt(median(runs.r1))} / ${fmt(median(runs.r401))} for 1 / 401 calls` });
+}
+
+// 2. One-tool probe of a stdio seller, start to exit.
+{
+  const sellerCommand = [process.execPath, SELLER, '--transport', 'stdio'];
+  const runs = await interleaved({
+    harness: async () => check('probe', await timed([CLI, 'probe', 'get_products', '--stdio', sellerCommand.map((w) => `'${w}'`).join(' ')])).ms,
+    raw: async () => check('raw once', await timed([RAW, 'once-stdio', 'get_products', ...sellerCommand])).ms,
+  });
+  const harness = median(runs.harness);
+  const raw = median(runs.raw);
+  rows.push({ what: 'probe, stdio, start → exit', harness: fmt(harness), raw: fmt(raw), ratio: harness / raw, bound: 2, note: 'the harness also asks get_adcp_capabilities first' });
+}
+
+// 3. 64 HTTP agents × 10 calls at 50 ms, concurrency 16 — and 4. RSS growth with the agent count.
+const LATENCY = 50;
+const CONCURRENCY = 16;
+const allTools = REFERENCE_SELLER_TASKS.map((name) => ({ name }));
+// The 10 calls: the harness's default probes of a sandbox agent (7 read-only, the invalid call, 2 mutating).
+const probes = defaultProbes(allTools, { sandbox: true });
+const seller = await startHelper([SELLER, '--transport', 'http', '--port', '0', '--exit-on-stdin-end'], /^listening (\S+)$/);
+const proxy = await startHelper([join(ROOT, 'bench', 'latency-proxy.mjs'), seller.value, String(LATENCY)], /^PORT (\d+)$/);
+const proxyUrl = `http://127.0.0.1:${proxy.value}`;
+const fleet = (n) => Array.from({ length: n }, (_, i) => ({ name: `agent-${String(i).padStart(2, '0')}`, transport: 'http', url: `${proxyUrl}/a${i}/mcp`, sandbox: true, probes }));
+const proxyCount = async () => (await (await fetch(`${proxyUrl}/__bench/count`)).json()).requests;
+const proxyReset = () => fetch(`${proxyUrl}/__bench/reset`, { method: 'POST' });
+{
+  const config = writeJson('fleet-64.json', { agents: fleet(64) });
+  const rawConfig = writeJson('fleet-64-raw.json', { agents: fleet(64), concurrency: CONCURRENCY, probes });
+  const out = join(work, 'out-fleet');
+  const requests = { harness: [], raw: [] };
+  const runs = await interleaved({
+    harness: async () => {
+      await proxyReset();
+      const r = check('harness fleet', await timed([CLI, 'run', '--config', config, '--concurrency', String(CONCURRENCY), '--out', out]), [0, 1]);
+      requests.harness.push(await proxyCount());
+      return r.ms;
+    },
+    raw: async () => {
+      await proxyReset();
+      const r = check('raw fleet', await timed([RAW, 'fleet', rawConfig]));
+      requests.raw.push(await proxyCount());
+      return r.ms;
+    },
+  });
+  const waves = Math.ceil(64 / CONCURRENCY);
+  const perAgent = median(requests.harness) / 64;
+  const ideal = waves * perAgent * LATENCY;
+  const harness = median(runs.harness);
+  rows.push({
+    what: '64 HTTP agents × 10 calls, 50 ms, conc. 16',
+    harness: fmt(harness),
+    raw: `ideal ${fmt(ideal)}`,
+    ratio: harness / ideal,
+    bound: 1.3,
+    note: `${perAgent.toFixed(1)} requests per agent (the raw SDK: ${(median(requests.raw) / 64).toFixed(1)}, in ${fmt(median(runs.raw))})`,
+  });
+}
+{
+  const start = check('npm start', await timed([CLI, 'run', '--out', join(work, 'out-start')], { rss: true }));
+  const growth = [];
+  for (const n of [1, 16, 64]) {
+    const out = join(work, `out-rss-${n}`);
+    const r = check(`fleet ${n}`, await timed([CLI, 'run', '--config', writeJson(`rss-${n}.json`, { agents: fleet(n) }), '--concurrency', String(CONCURRENCY), '--out', out], { rss: true }), [0, 1]);
+    const reports = ['report.json', 'junit.xml', 'summary.md', 'report.html'].reduce((sum, f) => sum + (existsSync(join(out, f)) ? statSync(join(out, f)).size : 0), 0);
+    growth.push(`${n}: ${(r.peak / MiB).toFixed(0)} MiB (reports ${(reports / 1024 / 1024).toFixed(1)} MiB)`);
+  }
+  rows.push({ what: 'peak RSS of npm start', harness: `${(start.peak / MiB).toFixed(0)} MiB`, raw: '—', ratio: start.peak / MiB / 250, bound: 1, note: `bound 250 MiB; by HTTP agents ${growth.join(' · ')}` });
+}
+proxy.stop();
+seller.stop();
+
+console.log('');
+const width = Math.max(...rows.map((r) => r.what.length));
+for (const r of rows) {
+  const verdict = r.ratio <= r.bound ? 'ok' : 'OVER';
+  console.log(`${r.what.padEnd(width)}  ${r.ratio.toFixed(2)}× (bound ${r.bound}×) ${verdict}   harness ${r.harness} · ${r.raw}`);
+  console.log(`${''.padEnd(width)}  ${r.note}`);
+}
+console.log(`load at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);

@@ -1,0 +1,43 @@
+// Which build an entry point runs: the compiled one in dist/ (made by `npm ci` → prepare →
+// scripts/build.mjs), so nothing is transpiled at run time — or, when there is no usable dist, the
+// TypeScript sources through tsx. dist is unusable when it is missing or half-built (no stamp: a
+// development checkout before its first build, an install without devDependencies), or stale: a source
+// file is newer than the build (someone is editing the sources; running yesterday's build would test
+// yesterday's code). Checking takes a few milliseconds of stat calls.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const STAMP = join(ROOT, 'dist', '.build-stamp');
+/** What the build compiles or copies: a change in any of them makes dist stale. */
+const SOURCES = ['harness', 'sellers', 'suites', 'config'];
+
+/** Why dist cannot be used, or null when it is current. */
+export function distProblem() {
+  if (!existsSync(STAMP)) return 'dist/ is not built (npm run build)';
+  const built = statSync(STAMP).mtimeMs;
+  for (const tree of SOURCES) {
+    const dir = join(ROOT, tree);
+    if (!existsSync(dir)) continue;
+    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const file = join(entry.parentPath, entry.name);
+      if (statSync(file).mtimeMs > built) return `dist/ is older than ${file.slice(ROOT.length + 1)} (npm run build)`;
+    }
+  }
+  return null;
+}
+
+/**
+ * Import `relative` (a path from the project root without extension, e.g. `harness/cli`): dist/<it>.js
+ * when dist is current, else <it>.ts through tsx. ADCP_CONFORMANCE_DEBUG_BUILD=1 says which on stderr.
+ */
+export async function importEntry(relative) {
+  const problem = distProblem();
+  if (process.env.ADCP_CONFORMANCE_DEBUG_BUILD === '1') process.stderr.write(`adcp-conformance: ${problem ? `running the TypeScript sources: ${problem}` : 'running dist/'}\n`);
+  if (!problem) return import(pathToFileURL(join(ROOT, 'dist', `${relative}.js`)).href);
+  const { register } = await import('tsx/esm/api');
+  register();
+  return import(pathToFileURL(join(ROOT, `${relative}.ts`)).href);
+}

@@ -1,0 +1,228 @@
+// Business-rule scenarios: small sequences of calls, made after the probes in the same session, whose
+// answers only mean something together (a version the seller must refuse next to one it must accept, a
+// cursor walk, an idempotent replay). Every call is a real tools/call recorded as an Exchange carrying
+// `scenario: {name, step}`, so every exchange check judges it too; each scenario also leaves a
+// ScenarioRecord saying whether it ran, or why not. The checks (error.version-unsupported,
+// pagination.cursor, idempotency.*, error.unknown-reference) judge the steps.
+//
+// Cost, per agent: version negotiation 2 calls; pagination 1–4 pages (2 against the reference seller);
+// on sandbox agents only, idempotency 1–4 create_media_buy calls and unknown references 1–2 calls. A
+// scenario varies a call the probes already made (same arguments); only when none succeeded does it
+// make that call itself first (step `base`).
+import { randomUUID } from 'node:crypto';
+import type { AgentConfig } from '../config/types.ts';
+import type { Exchange, ExchangeScenario, ScenarioRecord } from './exchange.ts';
+import { createMediaBuyArguments, defaultArguments, updateMediaBuyArguments } from './probes.ts';
+import {
+  bookableProduct,
+  capabilityFacts,
+  isSuccess,
+  LIST_TASKS,
+  listItems,
+  MAX_CURSOR_CHARS,
+  MAX_PAGES,
+  pageInfo,
+  pageSize,
+  pageStep,
+  isPlainCall,
+  SCENARIO,
+  scenarioOf,
+  UNSUPPORTED_MAJOR,
+  STEP,
+  successPayload,
+  type ListTask,
+} from './scenario-facts.ts';
+
+/** What a scenario may use of the session it runs in. */
+export interface ScenarioHost {
+  agent: AgentConfig;
+  /** Names of the tools the agent lists. */
+  listed: ReadonlySet<string>;
+  /** Every call so far: the probes and the earlier scenarios' steps. */
+  exchanges(): readonly Exchange[];
+  /** One recorded call as a scenario step; undefined when the session can no longer call (stopped, out of time, process gone). */
+  call(tool: string, args: Record<string, unknown>, scenario: ExchangeScenario): Promise<Exchange | undefined>;
+}
+
+type Scenario = (host: ScenarioHost) => Promise<ScenarioRecord>;
+
+const ran = (name: string, extra: Partial<ScenarioRecord> = {}): ScenarioRecord => ({ name, status: 'ran', ...extra });
+const notApplicable = (name: string, reason: string): ScenarioRecord => ({ name, status: 'not-applicable', reason });
+const untested = (name: string, reason: string): ScenarioRecord => ({ name, status: 'untested', reason });
+
+/** A probe's arguments without its per-call `context` (the harness sends a fresh one with every call). */
+function argumentsOf(x: Exchange): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(x.request.arguments)) if (k !== 'context') out[k] = v;
+  return out;
+}
+
+/** Read-only tasks whose request schema carries `adcp_major_version`, in the order the version scenario prefers them. */
+const VERSION_TASKS = [
+  'get_products',
+  'list_creative_formats',
+  'get_signals',
+  'list_creatives',
+  'get_media_buys',
+  'get_media_buy_delivery',
+];
+
+interface Base {
+  tool: string;
+  args: Record<string, unknown>;
+  exchange: Exchange;
+}
+
+/**
+ * The call a scenario varies: the first probe of one of `tools` (or an earlier scenario's `base` call) that
+ * succeeded and that `usable` accepts; failing that, the scenario's own call of the first listed tool
+ * nothing called yet (step `base`). A record
+ * instead when there is none: not-applicable (no such tool listed), untested (none succeeded).
+ */
+async function baseCall(
+  host: ScenarioHost,
+  name: string,
+  tools: readonly string[],
+  usable: (x: Exchange) => boolean,
+  unusable: string,
+): Promise<Base | ScenarioRecord> {
+  const listed = tools.filter((t) => host.listed.has(t));
+  if (listed.length === 0) return notApplicable(name, `the agent lists none of ${tools.join(', ')}`);
+  for (const tool of listed) {
+    const x = host.exchanges().find((e) => isPlainCall(e, tool) && isSuccess(e));
+    if (x && usable(x)) return { tool, args: argumentsOf(x), exchange: x };
+  }
+  const uncalled = listed.find((t) => defaultArguments(t) !== undefined && !host.exchanges().some((x) => isPlainCall(x, t)));
+  if (uncalled !== undefined) {
+    const args = defaultArguments(uncalled)!;
+    const x = await host.call(uncalled, args, { name, step: STEP.base });
+    if (x && usable(x)) return { tool: uncalled, args, exchange: x };
+  }
+  return untested(name, `no call of ${listed.join(', ')} ${unusable}: see their own outcomes`);
+}
+
+/** The index of `x` in the session's calls (a ScenarioRecord points at the call it varied). */
+const indexOf = (host: ScenarioHost, x: Exchange): number => host.exchanges().indexOf(x);
+
+/** `adcp_major_version` 99 must be refused with VERSION_UNSUPPORTED; the seller's own major accepted as usual. */
+const versionNegotiation: Scenario = async (host) => {
+  const name = SCENARIO.version;
+  const base = await baseCall(host, name, VERSION_TASKS, isSuccess, 'succeeded');
+  if (!('tool' in base)) return base;
+  const { supportedMajor } = capabilityFacts(host.exchanges());
+  await host.call(base.tool, { ...base.args, adcp_major_version: UNSUPPORTED_MAJOR }, { name, step: STEP.unsupportedVersion });
+  await host.call(base.tool, { ...base.args, adcp_major_version: supportedMajor }, { name, step: STEP.supportedVersion });
+  return ran(name, { baseCall: indexOf(host, base.exchange) });
+};
+
+/** Walk a list with a small `max_results`, following `pagination.cursor` while `has_more` is true. */
+const pagination: Scenario = async (host) => {
+  const name = SCENARIO.pagination;
+  const tasks = LIST_TASKS.map((t) => t.tool);
+  const withItems = (x: Exchange): boolean => {
+    const task = LIST_TASKS.find((t) => t.tool === x.tool);
+    return task && listItems(task, successPayload(x))?.length ? true : false;
+  };
+  const base = await baseCall(host, name, tasks, withItems, 'returned a non-empty list');
+  if (!('tool' in base)) {
+    // Lists that came back empty leave nothing to page through: the rule has no page boundary to hold at.
+    const empty = LIST_TASKS.some((t) => host.exchanges().some((x) => x.tool === t.tool && listItems(t, successPayload(x))?.length === 0));
+    return base.status === 'untested' && empty
+      ? notApplicable(
+          name,
+          `every list the agent returned (${tasks.filter((t) => host.listed.has(t)).join(', ')}) was empty: nothing to page through`,
+        )
+      : base;
+  }
+  const task = LIST_TASKS.find((t) => t.tool === base.tool) as ListTask;
+  const size = pageSize(listItems(task, successPayload(base.exchange))!.length);
+  let cursor: string | undefined;
+  const seen = new Set<string>();
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const args = { ...base.args, pagination: cursor === undefined ? { max_results: size } : { max_results: size, cursor } };
+    const x = await host.call(base.tool, args, { name, step: pageStep(page) });
+    if (!x) break;
+    const next = pageInfo(successPayload(x));
+    // Stop where a client would: no more pages, no usable cursor, or a cursor it already followed.
+    if (next.hasMore !== true || typeof next.cursor !== 'string' || next.cursor === '' || next.cursor.length > MAX_CURSOR_CHARS) break;
+    if (seen.has(next.cursor)) break;
+    seen.add(next.cursor);
+    cursor = next.cursor;
+  }
+  return ran(name, { baseCall: indexOf(host, base.exchange) });
+};
+
+const SANDBOX_ONLY = 'mutating probes (create_media_buy, update_media_buy) run only on agents marked `sandbox`';
+
+/** The idempotency walk: a booking, its replay, the same key with another body, and a request with no key. */
+const idempotency: Scenario = async (host) => {
+  const name = SCENARIO.idempotency;
+  if (!host.agent.sandbox) return notApplicable(name, SANDBOX_ONLY);
+  if (!host.listed.has('create_media_buy')) return notApplicable(name, 'the agent does not list create_media_buy');
+  const args = createMediaBuyArguments(bookableProduct(host.exchanges()));
+  const original = await host.call('create_media_buy', args, { name, step: STEP.original });
+  // Replays mean something only after a booking that worked, and only from a seller that says it deduplicates.
+  if (!original || !isSuccess(original) || capabilityFacts(host.exchanges()).idempotency !== 'supported') return ran(name);
+  await host.call('create_media_buy', args, { name, step: STEP.replay });
+  const packages = (args['packages'] as Array<Record<string, unknown>>).map((p, i) =>
+    i === 0 ? { ...p, budget: Number(p['budget']) + 50 } : p,
+  );
+  await host.call('create_media_buy', { ...args, packages }, { name, step: STEP.conflict });
+  const { idempotency_key: _key, ...withoutKey } = args;
+  await host.call('create_media_buy', withoutKey, { name, step: STEP.missingKey });
+  return ran(name);
+};
+
+/** Ids the seller never issued: a product to book, a media buy to update. */
+const unknownReference: Scenario = async (host) => {
+  const name = SCENARIO.unknownReference;
+  if (!host.agent.sandbox) return notApplicable(name, SANDBOX_ONLY);
+  const create = host.listed.has('create_media_buy');
+  const update = host.listed.has('update_media_buy');
+  if (!create && !update)
+    return notApplicable(
+      name,
+      'the agent lists neither create_media_buy nor update_media_buy (the tasks that take a product or media buy id)',
+    );
+  const unknown = `adcp-conformance-unknown-${randomUUID().slice(0, 8)}`;
+  let steps = 0;
+  // The booking that worked, with only the product id changed: a refusal can then only be about that id.
+  const booked = host.exchanges().find((x) => scenarioOf(x)?.name === SCENARIO.idempotency && scenarioOf(x)?.step === STEP.original);
+  if (create && booked && isSuccess(booked)) {
+    const args: Record<string, unknown> = { ...argumentsOf(booked), idempotency_key: randomUUID() };
+    args['packages'] = (args['packages'] as Array<Record<string, unknown>>).map((p, i) => (i === 0 ? { ...p, product_id: unknown } : p));
+    if (await host.call('create_media_buy', args, { name, step: STEP.unknownProduct })) steps++;
+  }
+  if (update && (await host.call('update_media_buy', updateMediaBuyArguments(unknown), { name, step: STEP.unknownMediaBuy }))) steps++;
+  if (steps > 0) return ran(name);
+  return untested(
+    name,
+    create
+      ? 'a valid create_media_buy did not succeed, so a refusal of an unknown product could not be told from it: see the idempotency original step'
+      : 'the call was not made',
+  );
+};
+
+/** In call order: read-only first, then the sandbox ones (unknown references reuse the idempotency booking). */
+export const SCENARIOS: ReadonlyArray<{ name: string; run: Scenario }> = [
+  { name: SCENARIO.version, run: versionNegotiation },
+  { name: SCENARIO.pagination, run: pagination },
+  { name: SCENARIO.idempotency, run: idempotency },
+  { name: SCENARIO.unknownReference, run: unknownReference },
+];
+
+/** Run every scenario in order, handing each record over as it is made (a session cut short keeps what ran). */
+export async function runScenarios(host: ScenarioHost, stopped: () => boolean, record: (r: ScenarioRecord) => void): Promise<void> {
+  for (const { name, run } of SCENARIOS) {
+    if (stopped()) {
+      record(untested(name, 'the session ended before this scenario ran'));
+      continue;
+    }
+    try {
+      record(await run(host));
+    } catch (err) {
+      // A bug of ours is never the seller's failure, nor a reason to lose the session.
+      record(untested(name, `the scenario could not run (harness error: ${err instanceof Error ? err.message : String(err)})`));
+    }
+  }
+}

@@ -1,0 +1,62 @@
+// How `expect` entries name outcomes: `check id` (every failure of that check) or `check id › tool`
+// (`>` works too; the narrower entry wins). One definition, used where baselines are applied
+// (harness/run/judge.ts), where entries are validated, and by baseline.stale, which judges them.
+import type { AgentCapture } from '../../capture/exchange.ts';
+
+/** The parts of an entry key: the check id, and the tool label when the entry names one. */
+export function parseEntryKey(key: string): { check: string; tool?: string } {
+  const at = /\s(?:›|>)\s/.exec(key);
+  if (!at) return { check: key.trim() };
+  return { check: key.slice(0, at.index).trim(), tool: key.slice(at.index + at[0].length).trim() };
+}
+
+/**
+ * The key of the entry that covers a fail / warn of `check` on `tool`: an entry naming that check and
+ * tool wins over one naming the check alone; among equals, the first written.
+ */
+export function matchingEntry(expect: Readonly<Record<string, string>> | undefined, check: string, tool: string): string | undefined {
+  if (!expect) return undefined;
+  let bare: string | undefined;
+  for (const key of Object.keys(expect)) {
+    const entry = parseEntryKey(key);
+    if (entry.check !== check) continue;
+    if (entry.tool === tool) return key;
+    if (entry.tool === undefined) bare ??= key;
+  }
+  return bare;
+}
+
+/** The tool labels a call can be reported under: the tool, and the deliberately invalid call `tool (invalid input)`. */
+const INVALID_SUFFIX = ' (invalid input)';
+
+/**
+ * The tool an entry names when the agent does not expose it: its tools/list answered and does not list
+ * it, and no outcome of this run carries that label (session labels such as `initialize` or
+ * `tools/list` are outcome labels). Undefined when the entry names no tool, the tool is known, or the
+ * tool list is unknown (then nothing can be said).
+ */
+export function unexposedTool(
+  key: string,
+  capture: Pick<AgentCapture, 'toolsList'>,
+  outcomeTools: ReadonlySet<string>,
+): string | undefined {
+  const { tool } = parseEntryKey(key);
+  if (tool === undefined || outcomeTools.has(tool)) return undefined;
+  const list = capture.toolsList;
+  if (!list?.ok || !Array.isArray(list.tools)) return undefined;
+  const name = tool.endsWith(INVALID_SUFFIX) ? tool.slice(0, -INVALID_SUFFIX.length) : tool;
+  const listed = list.tools.some(
+    (t) => t !== null && typeof t === 'object' && Object.prototype.hasOwnProperty.call(t, 'name') && (t as { name: unknown }).name === name,
+  );
+  return listed ? undefined : tool;
+}
+
+/** The names in a tools/list, for a message (bounded). */
+export function listedNames(capture: Pick<AgentCapture, 'toolsList'>, max = 12): string {
+  const list = capture.toolsList;
+  if (!list?.ok || !Array.isArray(list.tools)) return 'unknown';
+  const names = list.tools.flatMap((t) =>
+    t !== null && typeof t === 'object' && typeof (t as { name?: unknown }).name === 'string' ? [(t as { name: string }).name] : [],
+  );
+  return names.length <= max ? names.join(', ') || 'none' : `${names.slice(0, max).join(', ')}, … (${names.length} tools)`;
+}

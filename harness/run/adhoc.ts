@@ -1,0 +1,119 @@
+// An agent given on the command line instead of a config file, for the local dev loop:
+//   --url URL [--header 'Name: value']…     a streamable-HTTP agent
+//   --stdio 'COMMAND ARGS…'                 a stdio agent, spawned in the current directory
+// with `--sandbox` to allow the mutating probes. Header values (and URL credentials) are secrets, as
+// `${VAR}` values of a config are: redacted from every output. `run` and `probe` share these options
+// (parsed in dev-options.ts; turned into an agent here, once the command line is known to be usable).
+import { basename, isAbsolute, resolve } from 'node:path';
+import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUTS } from '../config/load.ts';
+import type { AgentConfig } from '../config/types.ts';
+import type { AdhocValues } from './dev-options.ts';
+import { UsageError } from './options.ts';
+
+/** The agent the ad-hoc options describe, or undefined when there is none. Throws UsageError. */
+export function adhocAgent(values: AdhocValues, cwd: string = process.cwd()): AgentConfig {
+  if (values.url !== undefined && values.stdio !== undefined) throw new UsageError('--url and --stdio cannot be used together: one agent at a time');
+  const base = { timeouts: DEFAULT_TIMEOUTS, production: false, sandbox: values.sandbox === true, maxBytes: DEFAULT_MAX_BYTES };
+  if (values.stdio !== undefined) {
+    if (values.header?.length) throw new UsageError('--header goes with --url, not --stdio');
+    const words = splitCommandLine(values.stdio);
+    const [command, ...args] = words;
+    if (command === undefined) throw new UsageError('--stdio: expected a command line, got nothing');
+    return {
+      ...base,
+      name: stdioName(command, args),
+      transport: 'stdio',
+      // "./seller" is relative to where the CLI runs; a bare name goes through PATH.
+      command: command.includes('/') && !isAbsolute(command) ? resolve(cwd, command) : command,
+      args,
+      env: {},
+      cwd,
+      secrets: [],
+    };
+  }
+  let url: URL;
+  try {
+    url = new URL(values.url!);
+  } catch {
+    throw new UsageError('--url: not a URL (expected http://host:port/path)');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--url: expected an http(s) URL, got a ${url.protocol} one`);
+  const secrets: string[] = [];
+  if (url.username) secrets.push(decodeURIComponent(url.username));
+  if (url.password) secrets.push(decodeURIComponent(url.password));
+  const headers: Record<string, string> = {};
+  for (const line of values.header ?? []) {
+    const colon = line.indexOf(':');
+    const name = colon > 0 ? line.slice(0, colon).trim() : '';
+    // A header name is an HTTP token; never echo the value (it is a secret).
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header: expected 'Name: value' (name '${name.slice(0, 40)}' is not a header name)`);
+    const value = line.slice(colon + 1).trim();
+    headers[name] = value;
+    secrets.push(value, ...credentialParts(value));
+  }
+  return {
+    ...base,
+    name: url.host,
+    transport: 'http',
+    url: url.href,
+    headers,
+    secrets: [...new Set(secrets)],
+  };
+}
+
+/**
+ * `node ./seller.js --port 1` → `node seller.js`: a readable name that carries no argument values (only a
+ * first argument that is a file path: a value could be a token).
+ */
+function stdioName(command: string, args: readonly string[]): string {
+  const first = args[0];
+  const script = first !== undefined && !first.startsWith('-') && /[./\\]/.test(first) ? basename(first) : undefined;
+  return [basename(command), ...(script === undefined ? [] : [script])].join(' ');
+}
+
+/** "Bearer abc" → ["abc"]: a seller may echo the token without its scheme. */
+function credentialParts(value: string): string[] {
+  const m = /^\s*[A-Za-z][A-Za-z0-9_-]*\s+(\S.*)$/.exec(value);
+  return m?.[1] ? [m[1].trim()] : [];
+}
+
+/**
+ * A command line split into words as a POSIX shell would quote it: 'single' (literal), "double" (\" \\
+ * \$ \` escaped), backslash outside quotes; no expansion of any kind. Throws UsageError on an open quote.
+ */
+export function splitCommandLine(text: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "'") {
+      const end = text.indexOf("'", i + 1);
+      if (end < 0) throw new UsageError("--stdio: unterminated ' quote");
+      word += text.slice(i + 1, end);
+      inWord = true;
+      i = end;
+    } else if (c === '"') {
+      let j = i + 1;
+      for (; j < text.length && text[j] !== '"'; j++) {
+        if (text[j] === '\\' && j + 1 < text.length && '"\\$`'.includes(text[j + 1]!)) j++;
+        word += text[j];
+      }
+      if (j >= text.length) throw new UsageError('--stdio: unterminated " quote');
+      inWord = true;
+      i = j;
+    } else if (c === '\\' && i + 1 < text.length) {
+      word += text[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(word);
+  return words;
+}

@@ -1,0 +1,95 @@
+// Baselines that cannot rot, on the run's side: an `expect` entry naming an unknown check id is a config
+// error before anything runs (exit 2, with its JSON pointer); `--write-baseline FILE` writes the run's
+// failures as one `expect` block per agent, each entry with a reason to fill in. (An entry that matched
+// nothing, or names a tool the agent does not expose, is judged by baseline.stale once the agent answered.)
+import { stringify } from 'yaml';
+import { parseEntryKey } from '../checks/baseline/_match.ts';
+import staleCheck from '../checks/baseline/stale.ts';
+import { ConfigError, pointerOf } from '../config/errors.ts';
+import { failsRun, type RunReport } from '../report/model.ts';
+import { HARNESS_VERSION } from '../version.ts';
+import type { Target } from './resolve.ts';
+
+/** Every `expect` entry must name a check of the catalog: a mistyped id would silently excuse nothing. */
+export function checkExpectIds(targets: readonly Target[], file: string, knownIds: readonly string[]): void {
+  const known = new Set(knownIds);
+  for (const t of targets) {
+    for (const key of Object.keys(t.expect ?? {})) {
+      const { check } = parseEntryKey(key);
+      if (known.has(check)) continue;
+      const pointer = t.expectPointers?.[key] ?? pointerOf('agents', t.index, 'expect', key);
+      const near = nearest(check, knownIds);
+      throw new ConfigError(
+        file,
+        pointer,
+        `'${check}' is not a check id${near ? ` (did you mean '${near}'?)` : ''}: an entry is '<check id>' or '<check id> › <tool>' (see adcp-conformance checks)`,
+      );
+    }
+  }
+}
+
+/** The known id closest to a mistyped one, when it is close enough to be a typo. */
+function nearest(id: string, knownIds: readonly string[]): string | undefined {
+  let best: { id: string; d: number } | undefined;
+  for (const k of knownIds) {
+    const d = distance(id, k);
+    if (!best || d < best.d) best = { id: k, d };
+  }
+  return best && best.d <= Math.max(2, Math.floor(id.length / 5)) ? best.id : undefined;
+}
+
+/** Levenshtein distance (ids are short). */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+export const REASON_PLACEHOLDER = 'TODO: why this failure is expected (a ticket, a release)';
+
+/**
+ * The run's failures as `expect` blocks (YAML): for each reachable agent, every outcome that fails the
+ * run or was excused by the baseline, keyed `check › tool`; an existing reason is kept, a new entry gets
+ * the placeholder. Flaky failures are left out (a baseline entry for them would be stale on the next
+ * good answer), and so are baseline.stale's own findings (remove those entries instead).
+ */
+export function renderBaselineYaml(report: RunReport): string {
+  const agents: Array<{ name: string; expect: Record<string, string> }> = [];
+  const notes: string[] = [];
+  for (const a of report.agents) {
+    if (!a.reachable) {
+      notes.push(`${a.name}: unreachable in this run, nothing written`);
+      continue;
+    }
+    const expect: Record<string, string> = {};
+    for (const o of a.outcomes) {
+      if (o.check === staleCheck.id) {
+        if (o.status === 'fail') notes.push(`${a.name}: its expect entry '${o.tool}' failed ${staleCheck.id}: remove or correct it`);
+        continue;
+      }
+      const counted = failsRun(o, report.strict);
+      const excused = o.baseline !== undefined && (o.status === 'fail' || o.status === 'warn');
+      if (!counted && !excused) continue;
+      const key = `${o.check} › ${o.tool}`;
+      if (o.flaky) {
+        notes.push(`${a.name}: ${key} is flaky (passed when re-verified): not written`);
+        continue;
+      }
+      expect[key] ??= o.baseline ?? REASON_PLACEHOLDER;
+    }
+    if (Object.keys(expect).length) agents.push({ name: a.name, expect });
+    else notes.push(`${a.name}: no failure to baseline`);
+  }
+  const started = report.run?.startedAt ?? 'an unknown time';
+  const header = [
+    `# Written by adcp-conformance ${report.run?.harnessVersion ?? HARNESS_VERSION} --write-baseline: the failures of the run started ${started}.`,
+    "# Copy each agent's `expect` block into that agent in your config, and replace every TODO with the reason",
+    '# the failure is expected. An entry that no longer matches a failure fails the run (baseline.stale).',
+    ...notes.map((n) => `# ${n}`),
+  ];
+  return `${header.join('\n')}\n${stringify({ agents }, { lineWidth: 0 })}`;
+}

@@ -1,0 +1,180 @@
+// One `probe`: a session with one agent (get_adcp_capabilities first when listed, for the AdCP version),
+// the probed call, judging by the whole catalog, and the text shown for that call: request, raw answer,
+// extracted payload, and every check's verdict on it with the fix hint. Judged exactly as `run` judges
+// (judgeCapture); only the probed call's outcomes are shown and decide the exit code.
+import type { AgentCapture, Exchange } from '../capture/exchange.ts';
+import { captureAgent } from '../capture/capture-agent.ts';
+import { defaultProbes, INVALID_PROBE } from '../capture/probes.ts';
+import type { AgentConfig, Probe } from '../config/types.ts';
+import { extractError } from '../extract/error.ts';
+import { locateSuccess } from '../extract/success.ts';
+import { agentVerdict, countOutcomes, verdictText, type AgentReport, type ReportOutcome } from '../report/model.ts';
+import { paintFor, type Paint } from '../report/terminal.ts';
+import type { SchemaSource } from '../schemas/index.ts';
+import { escapeVisible, sellerText, truncate } from '../sanitize.ts';
+import { HARNESS_VERSION } from '../version.ts';
+import { judgeCapture } from './judge.ts';
+import type { RunSnapshot } from './watch.ts';
+import { warmSchemas } from './warm-schemas.ts';
+import { wireLogger } from './wire-log.ts';
+
+const CAPABILITIES = 'get_adcp_capabilities';
+
+export interface ProbeRun {
+  agent: AgentConfig;
+  probe: Probe;
+  /** No --args: the harness's own arguments for the AdCP tasks it knows. */
+  defaultArgs: boolean;
+  strict: boolean;
+  schemaSource: SchemaSource;
+  verbose: boolean;
+  signal: AbortSignal;
+  /** Colour (default: stdout's). */
+  paint?: Paint;
+}
+
+export interface ProbeShown {
+  text: string;
+  code: 0 | 1 | 3;
+  snapshot: RunSnapshot;
+}
+
+/** The arguments of the probe: as given, or the harness's own valid (or invalid) probe for a known task. */
+export function probeArguments(probe: Probe, defaultArgs: boolean, agent: AgentConfig): Record<string, unknown> {
+  if (!defaultArgs) return probe.arguments;
+  if (probe.intent === 'invalid') return probe.tool === INVALID_PROBE.tool ? { ...INVALID_PROBE.arguments } : {};
+  const known = defaultProbes([{ name: probe.tool }], { ...agent, sandbox: true }).find((p) => p.tool === probe.tool && p.intent !== 'invalid');
+  return known ? known.arguments : {};
+}
+
+export async function probeOnce(r: ProbeRun): Promise<ProbeShown> {
+  const { probes: _configured, ...agent } = r.agent; // the config's own probes are not this call
+  const probe: Probe = { ...r.probe, arguments: probeArguments(r.probe, r.defaultArgs, r.agent) };
+  const started = performance.now();
+  // Our schema compiles run while the seller starts and answers (warm-schemas.ts).
+  const warming = warmSchemas(r.schemaSource, [CAPABILITIES, probe.tool], agent.adcpVersion);
+  const capture = await captureAgent(agent, {
+    scenarios: false,
+    signal: r.signal,
+    probes: (tools) => [...(probe.tool !== CAPABILITIES && tools.some((t) => t.name === CAPABILITIES) ? [{ tool: CAPABILITIES, arguments: {}, intent: 'valid' as const }] : []), probe],
+    ...(r.verbose ? { onWire: wireLogger(agent.name, agent.secrets) } : {}),
+  });
+  await warming;
+  const data = await judgeCapture(capture, { index: 0, schemaSource: r.schemaSource, secrets: agent.secrets, strict: r.strict, interrupted: r.signal.aborted, durationMs: performance.now() - started });
+  const last = capture.exchanges.length - 1;
+  const call = last >= 0 && capture.exchanges[last]?.tool === probe.tool ? last : undefined;
+  const outcomes = call !== undefined ? data.outcomes.filter((o) => o.call === call) : data.outcomes.filter((o) => o.check === 'transport.initialize' || o.check === 'transport.tools-list');
+  const report: AgentReport = { ...data.facts, outcomes };
+  const verdict = agentVerdict(report, r.strict);
+  const code = verdict === 'incomplete' ? 3 : verdict === 'nonconformant' ? 1 : 0;
+  const paint = r.paint ?? paintFor(process.stdout, process.env);
+  const text = render(capture, call === undefined ? undefined : capture.exchanges[call], report, verdictText(verdict, report.adcpVersion, HARNESS_VERSION), code, r, paint);
+  return { text, code, snapshot: snapshotOf(outcomes, verdict, code) };
+}
+
+/** The probed call's outcomes as `--watch` compares them. */
+function snapshotOf(outcomes: readonly ReportOutcome[], verdict: string, code: number): RunSnapshot {
+  const statuses = new Map<string, string>();
+  const details = new Map<string, string>();
+  for (const o of outcomes) {
+    const key = `${o.check} › ${o.tool}`;
+    statuses.set(key, o.status);
+    if (o.status === 'fail' || o.status === 'warn') details.set(key, `${o.message}${o.fix ? ` · fix: ${o.fix}` : ''}`);
+  }
+  return { code, verdict, statuses, details };
+}
+
+const MARK: Record<ReportOutcome['status'], string> = { pass: '✓', fail: '✗', warn: '!', untested: '?', 'not-applicable': '–' };
+
+function render(capture: AgentCapture, x: Exchange | undefined, report: AgentReport, verdict: string, code: number, r: ProbeRun, paint: Paint): string {
+  const secrets = r.agent.secrets;
+  const out: string[] = [];
+  const server = [report.server.name, report.server.version].filter((s) => s !== null).join(' ');
+  const facts = [report.transport, report.protocolVersion ? `MCP ${report.protocolVersion}` : null, server || null].filter(Boolean).join(', ');
+  const adcp = report.adcpVersion ? ` · AdCP ${report.adcpVersion}${report.adcpVersionReason ? ` (${report.adcpVersionReason})` : ''}` : '';
+  out.push(paint.bold(`probe ${escapeVisible(r.probe.tool, 128)} → ${report.name}`) + paint.dim(` (${facts})${adcp}`));
+  if (!capture.initialize.ok) out.push(paint.red(`unreachable: ${sellerText(`${capture.initialize.failure.kind}: ${capture.initialize.failure.message}`, secrets, 600)}`));
+  if (x) {
+    out.push('', paint.bold('request') + paint.dim(`  tools/call ${escapeVisible(x.tool, 128)}${x.intent === 'invalid' ? ' (the invalid-input probe)' : ''}`));
+    out.push(indent(prettyBounded(x.request.arguments, 3000, 60)));
+    out.push('', paint.bold('answer') + paint.dim(`  ${answerFacts(x)}`));
+    out.push(indent(answerText(x)));
+    if (typeof x.stderrDuring === 'string' && x.stderrDuring.trim() !== '') {
+      out.push('', paint.bold('stderr during the call'), indent(x.stderrDuring.trim().split('\n').slice(-20).map((l) => escapeVisible(sellerText(l, secrets, 400), 400)).join('\n')));
+    }
+    out.push('', ...payloadLines(x, paint));
+  } else if (capture.initialize.ok) {
+    out.push('', paint.yellow(`the call was not made${capture.aborted ? `: ${sellerText(capture.aborted.message, secrets, 400)}` : ''}`));
+  }
+  const c = countOutcomes(report.outcomes);
+  out.push('', paint.bold('checks') + paint.dim(`  ${c.pass} pass · ${c.fail} fail · ${c.warn} warn · ${c.untested} untested · ${c.notApplicable} n/a`));
+  const width = Math.max(0, ...report.outcomes.map((o) => o.check.length));
+  for (const o of report.outcomes) out.push(...outcomeLines(o, width, paint));
+  const line = `${code === 0 ? '✓' : code === 1 ? '✗' : '⚠'} ${verdict} (this call) · exit ${code}`;
+  out.push('', code === 0 ? paint.green(line) : code === 1 ? paint.red(line) : paint.yellow(line), '');
+  return out.join('\n');
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
+}
+
+function answerFacts(x: Exchange): string {
+  const parts = [x.outcome.kind === 'result' ? 'a JSON-RPC result' : x.outcome.kind === 'jsonrpc-error' ? 'a JSON-RPC error' : 'no answer'];
+  if (typeof x.bytes === 'number') parts.push(`${x.bytes} bytes`);
+  parts.push(`${x.durationMs} ms`);
+  if (x.http) parts.push(`HTTP ${x.http.status} ${escapeVisible(x.http.contentType ?? '', 80)}`);
+  return parts.join(' · ');
+}
+
+function answerText(x: Exchange): string {
+  const o = x.outcome;
+  if (o.kind === 'transport-error') return escapeVisible(`${o.failure.kind}: ${o.failure.message}`, 2000);
+  return prettyBounded(o.kind === 'result' ? o.result : o.error, 5000, 80);
+}
+
+/** The payload a conformant client extracts: the success data, or the AdCP error, and where it came from. */
+function payloadLines(x: Exchange, paint: Paint): string[] {
+  const o = x.outcome;
+  if (o.kind === 'transport-error') return [paint.bold('payload') + paint.dim('  none: the call got no answer')];
+  const error = extractError(o);
+  if (error) return [paint.bold('payload') + paint.dim(`  an AdCP error (from ${error.source}, at ${escapeVisible(error.pointer, 120)})`), indent(prettyBounded(error.error, 3000, 60))];
+  if (o.kind === 'result') {
+    const success = locateSuccess(o.result);
+    if (success) return [paint.bold('payload') + paint.dim(`  from ${success.path} (${success.pointer})`), indent(prettyBounded(success.data, 3000, 40))];
+  }
+  return [paint.bold('payload') + paint.dim('  none: a client extracts no AdCP data from this answer (see the checks below)')];
+}
+
+function outcomeLines(o: ReportOutcome, width: number, paint: Paint): string[] {
+  const colour = o.status === 'pass' ? paint.green : o.status === 'fail' ? paint.red : o.status === 'warn' || o.status === 'untested' ? paint.yellow : paint.dim;
+  const head = `  ${colour(MARK[o.status])} ${o.check.padEnd(width)}  ${colour(o.status)}${o.status === 'fail' || o.status === 'warn' ? paint.dim(` [${o.severity}]`) : ''}`;
+  if (o.status === 'pass') return [head];
+  if (o.status === 'not-applicable' || o.status === 'untested') return [`${head}  ${paint.dim(o.message)}`];
+  const lines = [head, `      ${o.message}`];
+  for (const e of (o.schemaErrors ?? []).slice(0, 8)) lines.push(`      schema: ${e.pointer || '/'} ${e.keyword}: expected ${e.expected}; found ${e.found}`);
+  const more = (o.schemaErrors?.length ?? 0) - 8 + (o.schemaErrorsOmitted ?? 0);
+  if (more > 0) lines.push(`      … ${more} more schema error(s)`);
+  if (o.evidence?.diagnosis) lines.push(`      diagnosis: ${o.evidence.diagnosis}`);
+  if (o.evidence?.sameCauseAs) lines.push(paint.dim(`      same root cause as ${o.evidence.sameCauseAs}`));
+  if (o.fix) lines.push(`      ${paint.bold('fix:')} ${o.fix}`);
+  lines.push(paint.dim(`      spec: ${o.spec} — ${o.specUrl}`));
+  return lines;
+}
+
+/** Pretty JSON of a seller value, bounded, every unsafe character escaped line by line. */
+export function prettyBounded(value: unknown, maxChars: number, maxLines: number): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value, null, 2) ?? String(value);
+  } catch (err) {
+    text = err instanceof RangeError ? '[nested too deeply to show]' : '[unserializable value]';
+  }
+  const lines = truncate(text, maxChars).split('\n');
+  const shown = lines.slice(0, maxLines).map((l) => escapeVisible(l, 400));
+  if (lines.length > maxLines) shown.push(`… (+${lines.length - maxLines} lines)`);
+  return shown.join('\n');
+}

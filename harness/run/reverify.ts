@@ -1,0 +1,120 @@
+// Flaky sellers, told apart before they are reported: every failing outcome of a READ-ONLY call is asked
+// once more, in a fresh session (a new process for stdio, a new MCP session for HTTP), and judged again by
+// the same checks. When the second answer passes, the outcome stays a failure — the seller did answer
+// wrongly — but is marked `flaky`: listed apart, never a regression. Mutating calls (create_media_buy,
+// sync_creatives, anything not known to be read-only) and the steps of business-rule scenarios are never
+// repeated. Replays never re-verify (there is no seller to ask).
+import pLimit from 'p-limit';
+import { captureAgent } from '../capture/capture-agent.ts';
+import type { AgentCapture, Exchange } from '../capture/exchange.ts';
+import type { AgentConfig, Probe } from '../config/types.ts';
+import { failsRun } from '../report/model.ts';
+import type { SchemaSource } from '../schemas/index.ts';
+import { judgeCapture } from './judge.ts';
+import type { Progress } from './progress.ts';
+import type { AgentSuiteData } from './suite-data.ts';
+
+/** AdCP tasks that only read. Every other tool may change the seller's state and is never called twice. */
+export const READ_ONLY_TASKS: ReadonlySet<string> = new Set([
+  'get_adcp_capabilities',
+  'get_products',
+  'list_creative_formats',
+  'list_creatives',
+  'get_media_buys',
+  'get_media_buy_delivery',
+  'get_signals',
+  'list_authorized_properties',
+  'get_creative_delivery',
+]);
+
+/** Extra time past `agentMs` before the harness aborts a re-verification session itself. */
+const GRACE_MS = 10_000;
+
+export interface ReverifyItem {
+  config: AgentConfig;
+  capture: AgentCapture;
+  data: AgentSuiteData;
+  index: number;
+}
+
+export interface ReverifyOptions {
+  concurrency: number;
+  signal: AbortSignal;
+  strict: boolean;
+  schemaSource: SchemaSource;
+  progress?: Progress;
+}
+
+/** The calls whose failures may be asked again: failing, read-only, not a scenario step. */
+export function repeatableCalls(capture: AgentCapture, data: Pick<AgentSuiteData, 'outcomes'>, strict: boolean): number[] {
+  const calls = new Set<number>();
+  for (const o of data.outcomes) {
+    if (o.call === undefined || !failsRun(o, strict)) continue;
+    const x = capture.exchanges[o.call];
+    if (x && isRepeatable(x)) calls.add(o.call);
+  }
+  return [...calls].sort((a, b) => a - b);
+}
+
+function isRepeatable(x: Exchange): boolean {
+  return READ_ONLY_TASKS.has(x.tool) && (x as { scenario?: unknown }).scenario === undefined;
+}
+
+/** The probe that made call `i` again: the config's own probe (its arguments unredacted) or the recorded request. */
+function probeOf(config: AgentConfig, capture: AgentCapture, i: number): Probe {
+  const x = capture.exchanges[i]!;
+  const own = config.probes?.[i];
+  const args = own && own.tool === x.tool ? own.arguments : x.request.arguments;
+  return { tool: x.tool, arguments: args, intent: x.intent };
+}
+
+/** Marks `flaky` on every failing outcome of a repeatable call whose second answer passed. Never throws. */
+export async function reverifyFailures(items: readonly ReverifyItem[], opts: ReverifyOptions): Promise<void> {
+  const limit = pLimit(opts.concurrency);
+  await Promise.all(
+    items.map((item) =>
+      limit(() =>
+        reverifyAgent(item, opts).catch(() => opts.progress?.update(item.config.name, 're-verify: harness error, nothing marked flaky')),
+      ),
+    ),
+  );
+}
+
+async function reverifyAgent(item: ReverifyItem, opts: ReverifyOptions): Promise<void> {
+  const { config, capture, data } = item;
+  if (opts.signal.aborted || !capture.initialize.ok || data.facts.incomplete !== null) return;
+  const calls = repeatableCalls(capture, data, opts.strict);
+  if (!calls.length) return;
+  // The capabilities call goes first again when the first session made it: it decides the AdCP version judged.
+  const probes: Probe[] = [];
+  const again = new Map<number, number>();
+  const caps = capture.exchanges.findIndex((x) => x.tool === 'get_adcp_capabilities' && x.intent === 'valid' && isRepeatable(x));
+  if (caps >= 0 && !calls.includes(caps)) probes.push(probeOf(config, capture, caps));
+  for (const c of calls) {
+    again.set(c, probes.length);
+    probes.push(probeOf(config, capture, c));
+  }
+  opts.progress?.update(config.name, `re-verify: ${calls.length} failing read-only call(s) in a fresh session`);
+  const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(config.timeouts.agentMs + GRACE_MS)]);
+  const second = await captureAgent({ ...config, probes }, { signal, scenarios: false });
+  if (opts.signal.aborted) return;
+  const failing = data.outcomes.filter((o) => o.call !== undefined && again.has(o.call) && failsRun(o, opts.strict));
+  const ids = new Set(failing.map((o) => o.check));
+  const judged = await judgeCapture(second, {
+    index: item.index,
+    schemaSource: opts.schemaSource,
+    select: (id) => ids.has(id),
+    secrets: config.secrets,
+    strict: opts.strict,
+    signal: opts.signal,
+  });
+  let flaky = 0;
+  for (const o of failing) {
+    const j = again.get(o.call!);
+    if (judged.outcomes.some((r) => r.check === o.check && r.call === j && r.status === 'pass')) {
+      o.flaky = true;
+      flaky++;
+    }
+  }
+  opts.progress?.update(config.name, `re-verified: ${flaky} flaky, ${failing.length - flaky} confirmed`);
+}

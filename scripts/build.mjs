@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// The install-time build (`prepare`, also `npm run build`): harness/, sellers/ and suites/ compiled by
+// TypeScript 7 (@typescript/native, tsconfig.build.json) into dist/ with the same layout, plus what the
+// compiled modules read beside themselves at run time:
+//   - every data file of those trees (report.schema.json, known-defects.json, …), same relative path;
+//   - config/*.json (the config's JSON Schema, read as ../../config/… from dist/harness/config/);
+//   - dist/package.json: the build's package scope (ESM) and the version harness/version.ts reports.
+// It builds into a fresh directory and swaps it in, then writes dist/.build-stamp last: bin/entry.js runs
+// dist only when the stamp exists and no source file is newer (a half-built or stale dist is never run).
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, extname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(ROOT, 'dist');
+const STAMP = '.build-stamp';
+const TREES = ['harness', 'sellers', 'suites'];
+const CODE = new Set(['.ts', '.js', '.mjs', '.cjs', '.mts', '.cts']);
+
+/** The TypeScript 7 compiler's entry (a node script), from the nearest node_modules up the tree, or null. */
+function tscEntry() {
+  for (let dir = ROOT; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', '@typescript', 'native', 'bin', 'tsc');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+function copyData(tree, into) {
+  const from = join(ROOT, tree);
+  for (const entry of readdirSync(from, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || CODE.has(extname(entry.name))) continue;
+    const file = join(entry.parentPath, entry.name);
+    const target = join(into, relative(ROOT, file));
+    mkdirSync(dirname(target), { recursive: true });
+    cpSync(file, target);
+  }
+}
+
+const started = performance.now();
+const compiler = tscEntry();
+if (!compiler) {
+  // An install without devDependencies (npm ci --omit=dev): no compiler. The CLI still works, from the
+  // TypeScript sources through tsx (bin/entry.js); say so instead of failing the install.
+  process.stderr.write('adcp-conformance: TypeScript (@typescript/native, a dev dependency) is not installed: not compiled; the CLI will run its sources through tsx\n');
+  process.exit(0);
+}
+const staging = join(ROOT, `.dist-${process.pid}`);
+rmSync(staging, { recursive: true, force: true });
+try {
+  const tsc = spawnSync(process.execPath, [compiler, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', staging], { cwd: ROOT, stdio: 'inherit' });
+  if (tsc.status !== 0) throw new Error(`tsc exited with ${tsc.status ?? tsc.signal}`);
+  for (const tree of TREES) copyData(tree, staging);
+  mkdirSync(join(staging, 'config'), { recursive: true });
+  for (const name of readdirSync(join(ROOT, 'config'))) if (extname(name) === '.json') cpSync(join(ROOT, 'config', name), join(staging, 'config', name));
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const scope = { name: pkg.name, version: pkg.version, private: true, type: 'module', description: 'compiled by scripts/build.mjs; do not edit' };
+  writeFileSync(join(staging, 'package.json'), JSON.stringify(scope, null, 2) + '\n');
+  rmSync(DIST, { recursive: true, force: true });
+  renameSync(staging, DIST);
+  writeFileSync(join(DIST, STAMP), `${new Date().toISOString()}\n`);
+} finally {
+  rmSync(staging, { recursive: true, force: true });
+}
+process.stdout.write(`adcp-conformance: compiled to ${relative(process.cwd(), DIST) || '.'} in ${Math.round(performance.now() - started)} ms\n`);

@@ -1,0 +1,182 @@
+// The business-rule scenarios live against the reference seller: which calls they add and how they are
+// recorded (scenario steps, records with reasons), that a recording replays them to the same verdicts, and
+// that the call without credentials runs in a session of its own (its 401 is not the agent's HTTP answer).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { captureAgent } from '../../harness/capture/capture-agent.ts';
+import type { AgentCapture } from '../../harness/capture/exchange.ts';
+import { readRecording, writeRecording } from '../../harness/capture/recording.ts';
+import { credentialHeaders } from '../../harness/capture/unauthenticated.ts';
+import { judgeAgent } from '../../harness/checks/engine.ts';
+import type { HttpAgentConfig, StdioAgentConfig } from '../../harness/config/types.ts';
+import { DEFAULT_MAX_BYTES } from '../../harness/config/index.ts';
+import { startHttpSeller, stdioSellerCommand } from '../../sellers/launch.ts';
+
+const timeouts = { connectMs: 20_000, callMs: 8_000, agentMs: 60_000 };
+const BUSINESS = /^(auth|idempotency|pagination)\.|^error\.(version-unsupported|unknown-reference)$/;
+
+function stdio(over: Partial<StdioAgentConfig> = {}): StdioAgentConfig {
+  const { command, args } = stdioSellerCommand();
+  return {
+    name: 'ref',
+    transport: 'stdio',
+    command,
+    args,
+    env: {},
+    timeouts,
+    production: false,
+    sandbox: true,
+    maxBytes: DEFAULT_MAX_BYTES,
+    secrets: [],
+    ...over,
+  };
+}
+
+const steps = (c: AgentCapture): string[] =>
+  c.exchanges.filter((x) => x.scenario).map((x) => `${x.tool} ${x.scenario!.name}:${x.scenario!.step}`);
+const business = (c: AgentCapture): Record<string, string[]> => {
+  const out: Record<string, string[]> = {};
+  for (const o of judgeAgent(c, { agent: c.agent })) if (BUSINESS.test(o.check)) (out[o.check] ??= []).push(o.status);
+  return out;
+};
+
+describe('scenarios against the reference seller', () => {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
+
+  test('a sandbox agent: the scenario calls in order, each a recorded step; every record says ran; a recording replays them', async () => {
+    const capture = await captureAgent(stdio());
+    expect(steps(capture)).toEqual([
+      'get_products version-negotiation:unsupported-version',
+      'get_products version-negotiation:supported-version',
+      'get_products pagination:page-1',
+      'get_products pagination:page-2',
+      'create_media_buy idempotency:original',
+      'create_media_buy idempotency:replay',
+      'create_media_buy idempotency:conflict',
+      'create_media_buy idempotency:missing-key',
+      'create_media_buy unknown-reference:unknown-product',
+    ]);
+    // The booking names a product the seller offered in its own get_products answer.
+    const booking = capture.exchanges.find((x) => x.scenario?.step === 'original')!;
+    expect((booking.request.arguments['packages'] as Array<Record<string, unknown>>)[0]).toMatchObject({
+      product_id: 'sports_video_premium',
+      pricing_option_id: 'video_cpm_fixed',
+    });
+    expect(capture.scenarios?.map((r) => `${r.name}:${r.status}`)).toEqual([
+      'version-negotiation:ran',
+      'pagination:ran',
+      'idempotency:ran',
+      'unknown-reference:ran',
+      'unauthenticated:not-applicable',
+    ]);
+    // Scenario calls are named as such in reports.
+    const outcomes = judgeAgent(capture, { agent: capture.agent });
+    expect(
+      outcomes.some((o) => o.check === 'envelope.context-echo' && o.tool === 'get_products (pagination: page-2)' && o.status === 'pass'),
+    ).toBe(true);
+    expect(business(capture)).toEqual({
+      'error.version-unsupported': ['pass', 'pass'],
+      'error.unknown-reference': ['pass'],
+      'auth.unauthenticated': ['not-applicable'],
+      'idempotency.conflict': ['pass'],
+      'idempotency.missing-key': ['pass'],
+      'idempotency.replay': ['pass'],
+      'pagination.cursor': ['pass'],
+    });
+
+    const dir = await mkdtemp(join(tmpdir(), 'adcp-scenarios-'));
+    dirs.push(dir);
+    await writeRecording(join(dir, 'rec.jsonl'), [capture]);
+    const [replayed] = await readRecording(join(dir, 'rec.jsonl'));
+    expect(replayed!.scenarios).toEqual(capture.scenarios);
+    expect(business(replayed!)).toEqual(business(capture));
+  }, 90_000);
+
+  test('an agent not marked sandbox: no mutating call, and the mutating rules say why they do not apply', async () => {
+    const capture = await captureAgent(stdio({ sandbox: false, args: [...stdioSellerCommand({ sandbox: false }).args] }));
+    expect(capture.exchanges.some((x) => x.tool === 'create_media_buy')).toBe(false);
+    expect(steps(capture)).toHaveLength(4);
+    const idempotency = capture.scenarios?.find((r) => r.name === 'idempotency');
+    expect(idempotency).toMatchObject({ status: 'not-applicable', reason: expect.stringContaining('sandbox') });
+    const statuses = business(capture);
+    for (const id of ['idempotency.replay', 'idempotency.conflict', 'idempotency.missing-key', 'error.unknown-reference'])
+      expect(statuses[id]).toEqual(['not-applicable']);
+  }, 90_000);
+
+  test('probes that never called a list or a read task: the scenarios make the base call themselves', async () => {
+    const capture = await captureAgent(
+      stdio({ sandbox: false, probes: [{ tool: 'get_adcp_capabilities', arguments: {}, intent: 'valid' }] }),
+    );
+    expect(steps(capture).slice(0, 3)).toEqual([
+      'get_products version-negotiation:base',
+      'get_products version-negotiation:unsupported-version',
+      'get_products version-negotiation:supported-version',
+    ]);
+    // The pagination walk compares with the base call the version scenario made.
+    expect(capture.scenarios?.find((r) => r.name === 'pagination')).toMatchObject({ status: 'ran', baseCall: 1 });
+    expect(business(capture)['pagination.cursor']).toEqual(['pass']);
+  }, 90_000);
+});
+
+describe('the call without credentials', () => {
+  test('HTTP with a bearer token: refused at initialize with a challenge, in a session of its own; the token is in no record', async () => {
+    const token = 'scenario-token-9f8e7d6c5b';
+    const seller = await startHttpSeller({ token });
+    try {
+      const agent: HttpAgentConfig = {
+        name: 'ref-http',
+        transport: 'http',
+        url: seller.url,
+        headers: { Authorization: `Bearer ${token}`, 'X-Trace': 'conformance' },
+        timeouts,
+        production: false,
+        sandbox: false,
+        maxBytes: DEFAULT_MAX_BYTES,
+        secrets: [`Bearer ${token}`, token],
+      };
+      const capture = await captureAgent(agent);
+      const record = capture.scenarios?.find((r) => r.name === 'unauthenticated');
+      expect(record).toMatchObject({
+        status: 'ran',
+        withheld: ['Authorization'],
+        refusal: { at: 'initialize', status: 401, wwwAuthenticate: expect.stringMatching(/^Bearer realm=/) },
+      });
+      // The agent's own HTTP answers are all 2xx: the 401 belongs to the second session.
+      expect(capture.http?.observations.every((o) => o.status >= 200 && o.status < 300)).toBe(true);
+      expect(business(capture)['auth.unauthenticated']).toEqual(['pass']);
+      expect(
+        judgeAgent(capture, { agent: capture.agent })
+          .filter((o) => o.check === 'transport.http-response')
+          .map((o) => o.status),
+      ).not.toContain('fail');
+      expect(JSON.stringify(capture)).not.toContain(token);
+    } finally {
+      await seller.close();
+    }
+  }, 90_000);
+
+  test('which headers are credentials: the config says, else the names do', () => {
+    const agent = (headers: Record<string, string>, credentialHeaders?: string[]): HttpAgentConfig => ({
+      name: 'h',
+      transport: 'http',
+      url: 'http://127.0.0.1:1/mcp',
+      headers,
+      ...(credentialHeaders ? { credentialHeaders } : {}),
+      timeouts,
+      production: false,
+      sandbox: false,
+      maxBytes: DEFAULT_MAX_BYTES,
+      secrets: [],
+    });
+    expect(
+      credentialHeaders(agent({ Authorization: 'Bearer x', 'X-Api-Key': 'k', 'X-Tenant': 'acme', Accept: 'application/json' })),
+    ).toEqual(['Authorization', 'X-Api-Key']);
+    expect(credentialHeaders(agent({ 'X-Tenant': 'acme', Authorization: 'Bearer x' }, ['x-tenant']))).toEqual(['X-Tenant']);
+    expect(credentialHeaders(agent({ 'X-Trace': 'on' }))).toEqual([]);
+  });
+});
