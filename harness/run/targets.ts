@@ -1,5 +1,8 @@
 // The agents a run probes when there is no --config: the embedded reference seller, over stdio and
-// over streamable HTTP on loopback. Both are sandbox agents (it is our own test seller).
+// over streamable HTTP on loopback. Both are sandbox agents (it is our own test seller). The HTTP one
+// requires a bearer token made for this run, as a production seller would, so the rules about
+// unauthenticated calls (auth.unauthenticated, the security storyboard) apply to it too.
+import { randomBytes } from 'node:crypto';
 import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUTS } from '../config/index.ts';
 import type { AgentConfig } from '../config/types.ts';
 import { startHttpSeller, stdioSellerCommand } from '../../sellers/launch.ts';
@@ -22,9 +25,11 @@ export async function startEmbeddedAgents(wanted: (name: string) => boolean): Pr
   }
   let http: { url: string; close(): Promise<void> } | undefined;
   if (wanted('reference-http')) {
-    const started = await startHttpSeller();
+    const token = randomBytes(18).toString('base64url');
+    const started = await startHttpSeller({ token });
     http = started;
-    agents.push({ ...base, name: 'reference-http', transport: 'http', url: started.url, headers: {} });
+    const authorization = `Bearer ${token}`;
+    agents.push({ ...base, name: 'reference-http', transport: 'http', url: started.url, headers: { Authorization: authorization }, credentialHeaders: ['Authorization'], secrets: [token, authorization] });
   }
   return {
     agents,

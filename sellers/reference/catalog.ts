@@ -56,6 +56,21 @@ export const products = [
     ],
     reporting_capabilities: reportingCapabilities,
   },
+  {
+    // The corpus's fictional product (AdCP compliance storyboards, universal/storyboard-schema.yaml): storyboards
+    // book `test-product` with pricing option `default` or `test-pricing`, and expect sellers to have seeded it.
+    product_id: 'test-product',
+    name: 'Compliance test product',
+    description: 'A non-guaranteed display product seeded for the AdCP compliance storyboards.',
+    publisher_properties: [{ publisher_domain: PUBLISHER_DOMAIN, selection_type: 'all' }],
+    format_ids: [formats[0]!.format_id],
+    delivery_type: 'non_guaranteed',
+    pricing_options: [
+      { pricing_option_id: 'default', pricing_model: 'cpm', currency: CURRENCY, floor_price: 2 },
+      { pricing_option_id: 'test-pricing', pricing_model: 'cpm', currency: CURRENCY, floor_price: 2 },
+    ],
+    reporting_capabilities: reportingCapabilities,
+  },
 ];
 
 export const signals = [
@@ -73,5 +88,31 @@ export const signals = [
     pricing_options: [
       { pricing_option_id: 'rs_outdoor_cpm', model: 'cpm', cpm: 1.5, currency: CURRENCY },
     ],
+  },
+  {
+    signal_agent_segment_id: 'rs_match_day_viewers',
+    name: 'Live match-day viewers',
+    description: 'Readers of live match coverage and scores pages in the last 14 days.',
+    value_type: 'binary',
+    signal_type: 'owned',
+    data_provider: SELLER_NAME,
+    coverage_percentage: 18,
+    signal_id: { source: 'agent', agent_url: SIGNALS_AGENT_URL, id: 'rs_match_day_viewers' },
+    signal_ref: { scope: 'signal_source', signal_source_url: SIGNALS_AGENT_URL, signal_id: 'rs_match_day_viewers' },
+    deployments: [],
+    pricing_options: [{ pricing_option_id: 'rs_matchday_cpm', model: 'cpm', cpm: 2, currency: CURRENCY }],
+  },
+  {
+    signal_agent_segment_id: 'rs_fantasy_players',
+    name: 'Fantasy league players',
+    description: 'Readers of fantasy league tips and injury news in the last 30 days.',
+    value_type: 'binary',
+    signal_type: 'owned',
+    data_provider: SELLER_NAME,
+    coverage_percentage: 7,
+    signal_id: { source: 'agent', agent_url: SIGNALS_AGENT_URL, id: 'rs_fantasy_players' },
+    signal_ref: { scope: 'signal_source', signal_source_url: SIGNALS_AGENT_URL, signal_id: 'rs_fantasy_players' },
+    deployments: [],
+    pricing_options: [{ pricing_option_id: 'rs_fantasy_cpm', model: 'cpm', cpm: 2.5, currency: CURRENCY }],
   },
 ];

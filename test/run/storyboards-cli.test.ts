@@ -25,6 +25,22 @@ async function runWith(name: string, faults: string[], extra: string[]): Promise
 }
 
 describe('run --storyboards', () => {
+  test('universal against the embedded reference seller over stdio and HTTP: every storyboard outcome passes or does not apply, JUnit is XSD-valid', async () => {
+    const dir = await tmp('universal');
+    const cli = await runCli(['run', '--storyboards', 'universal', '--out', dir]);
+    expect(cli.code, cli.stdout + cli.stderr).toBe(0);
+    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
+    expect(report.agents.map((a) => a.name)).toEqual(['reference-stdio', 'reference-http']);
+    for (const a of report.agents) {
+      const storyboard = a.outcomes.filter((o) => o.check.startsWith('storyboard.'));
+      expect(storyboard.filter((o) => o.status === 'pass').length, a.name).toBeGreaterThan(100);
+      const other = storyboard.filter((o) => o.status !== 'pass' && !(o.status === 'not-applicable' && o.message.trim() !== ''));
+      expect(other.map((o) => `${a.name} ${o.status} ${o.check} › ${o.tool}: ${o.message}`)).toEqual([]);
+    }
+    expect(report.run.storyboards).toMatchObject({ selection: 'universal', corpusVersion: '3.0.6' });
+    if (canValidateJunit) validateJunit(join(dir, 'junit.xml'));
+  }, 300_000);
+
   test('a faulty seller: storyboard failures and envelope failures on the same storyboard calls; storyboards stay advisory', async () => {
     const { code, stdout, report, dir } = await runWith('altered', ['context-altered'], []);
     const a = report.agents[0]!;
