@@ -23,7 +23,13 @@ const server = createServer((req, res) => {
     requests++;
     setTimeout(() => {
       const forward = request(
-        { host: upstream.hostname, port: upstream.port, path: upstream.pathname, method: req.method, headers: { ...req.headers, host: upstream.host } },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          path: upstream.pathname,
+          method: req.method,
+          headers: { ...req.headers, host: upstream.host },
+        },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);

@@ -12,7 +12,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { readFileSync } from 'node:fs';
 
-const GET_PRODUCTS = { buying_mode: 'brief', brief: 'Conformance probe: display and online video for a sports-equipment launch in the US, next quarter.' };
+const GET_PRODUCTS = {
+  buying_mode: 'brief',
+  brief: 'Conformance probe: display and online video for a sports-equipment launch in the US, next quarter.',
+};
 const [mode, ...rest] = process.argv.slice(2);
 const started = performance.now();
 

@@ -52,7 +52,11 @@ function timed(args, { rss = false } = {}) {
   const nodeArgs = rss ? ['--import', RSS_PRELOAD, ...args] : args;
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, nodeArgs, { cwd: ROOT, env: { ...process.env, CI: '1', NO_COLOR: '1', BENCH_RSS_FILE: rssFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, nodeArgs, {
+      cwd: ROOT,
+      env: { ...process.env, CI: '1', NO_COLOR: '1', BENCH_RSS_FILE: rssFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.add(child);
     let stdout = '';
     let stderr = '';
@@ -109,7 +113,11 @@ const check = (label, result, ok = [0]) => {
   return result;
 };
 
-console.log(`adcp-conformance speed bench · ${cpus().length} CPUs · Node ${process.versions.node} · load ${loadavg().map((l) => l.toFixed(1)).join(' ')} · ${ROUNDS} round(s)`);
+console.log(
+  `adcp-conformance speed bench · ${cpus().length} CPUs · Node ${process.versions.node} · load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} · ${ROUNDS} round(s)`,
+);
 const rows = [];
 
 // 1. Per probed call, every report on.
@@ -117,7 +125,17 @@ const rows = [];
   const seller = await startHelper([SELLER, '--transport', 'http', '--port', '0', '--exit-on-stdin-end'], /^listening (\S+)$/);
   const config = (n) =>
     writeJson(`calls-${n}.json`, {
-      agents: [{ name: 'reference-http', transport: 'http', url: seller.value, probes: Array.from({ length: n }, () => ({ tool: 'get_products', arguments: defaultProbes([{ name: 'get_products' }], { sandbox: false })[0].arguments })) }],
+      agents: [
+        {
+          name: 'reference-http',
+          transport: 'http',
+          url: seller.value,
+          probes: Array.from({ length: n }, () => ({
+            tool: 'get_products',
+            arguments: defaultProbes([{ name: 'get_products' }], { sandbox: false })[0].arguments,
+          })),
+        },
+      ],
     });
   const [c1, c401] = [config(1), config(401)];
   const out = join(work, 'out-calls');
@@ -130,19 +148,34 @@ const rows = [];
   seller.stop();
   const harness = (median(runs.h401) - median(runs.h1)) / 400;
   const raw = (median(runs.r401) - median(runs.r1)) / 400;
-  rows.push({ what: 'per probed call (HTTP, all reports)', harness: fmt(harness), raw: fmt(raw), ratio: harness / raw, bound: 1.5, note: `harness run ${fmt(median(runs.h1))} / ${fmt(median(runs.h401))}, raw ${fmt(median(runs.r1))} / ${fmt(median(runs.r401))} for 1 / 401 calls` });
+  rows.push({
+    what: 'per probed call (HTTP, all reports)',
+    harness: fmt(harness),
+    raw: fmt(raw),
+    ratio: harness / raw,
+    bound: 1.5,
+    note: `harness run ${fmt(median(runs.h1))} / ${fmt(median(runs.h401))}, raw ${fmt(median(runs.r1))} / ${fmt(median(runs.r401))} for 1 / 401 calls`,
+  });
 }
 
 // 2. One-tool probe of a stdio seller, start to exit.
 {
   const sellerCommand = [process.execPath, SELLER, '--transport', 'stdio'];
   const runs = await interleaved({
-    harness: async () => check('probe', await timed([CLI, 'probe', 'get_products', '--stdio', sellerCommand.map((w) => `'${w}'`).join(' ')])).ms,
+    harness: async () =>
+      check('probe', await timed([CLI, 'probe', 'get_products', '--stdio', sellerCommand.map((w) => `'${w}'`).join(' ')])).ms,
     raw: async () => check('raw once', await timed([RAW, 'once-stdio', 'get_products', ...sellerCommand])).ms,
   });
   const harness = median(runs.harness);
   const raw = median(runs.raw);
-  rows.push({ what: 'probe, stdio, start → exit', harness: fmt(harness), raw: fmt(raw), ratio: harness / raw, bound: 2, note: 'the harness also asks get_adcp_capabilities first' });
+  rows.push({
+    what: 'probe, stdio, start → exit',
+    harness: fmt(harness),
+    raw: fmt(raw),
+    ratio: harness / raw,
+    bound: 2,
+    note: 'the harness also asks get_adcp_capabilities first',
+  });
 }
 
 // 3. 64 HTTP agents × 10 calls at 50 ms, concurrency 16 — and 4. RSS growth with the agent count.
@@ -154,7 +187,14 @@ const probes = defaultProbes(allTools, { sandbox: true });
 const seller = await startHelper([SELLER, '--transport', 'http', '--port', '0', '--exit-on-stdin-end'], /^listening (\S+)$/);
 const proxy = await startHelper([join(ROOT, 'bench', 'latency-proxy.mjs'), seller.value, String(LATENCY)], /^PORT (\d+)$/);
 const proxyUrl = `http://127.0.0.1:${proxy.value}`;
-const fleet = (n) => Array.from({ length: n }, (_, i) => ({ name: `agent-${String(i).padStart(2, '0')}`, transport: 'http', url: `${proxyUrl}/a${i}/mcp`, sandbox: true, probes }));
+const fleet = (n) =>
+  Array.from({ length: n }, (_, i) => ({
+    name: `agent-${String(i).padStart(2, '0')}`,
+    transport: 'http',
+    url: `${proxyUrl}/a${i}/mcp`,
+    sandbox: true,
+    probes,
+  }));
 const proxyCount = async () => (await (await fetch(`${proxyUrl}/__bench/count`)).json()).requests;
 const proxyReset = () => fetch(`${proxyUrl}/__bench/reset`, { method: 'POST' });
 {
@@ -165,7 +205,11 @@ const proxyReset = () => fetch(`${proxyUrl}/__bench/reset`, { method: 'POST' });
   const runs = await interleaved({
     harness: async () => {
       await proxyReset();
-      const r = check('harness fleet', await timed([CLI, 'run', '--config', config, '--concurrency', String(CONCURRENCY), '--out', out]), [0, 1]);
+      const r = check(
+        'harness fleet',
+        await timed([CLI, 'run', '--config', config, '--concurrency', String(CONCURRENCY), '--out', out]),
+        [0, 1],
+      );
       requests.harness.push(await proxyCount());
       return r.ms;
     },
@@ -194,11 +238,28 @@ const proxyReset = () => fetch(`${proxyUrl}/__bench/reset`, { method: 'POST' });
   const growth = [];
   for (const n of [1, 16, 64]) {
     const out = join(work, `out-rss-${n}`);
-    const r = check(`fleet ${n}`, await timed([CLI, 'run', '--config', writeJson(`rss-${n}.json`, { agents: fleet(n) }), '--concurrency', String(CONCURRENCY), '--out', out], { rss: true }), [0, 1]);
-    const reports = ['report.json', 'junit.xml', 'summary.md', 'report.html'].reduce((sum, f) => sum + (existsSync(join(out, f)) ? statSync(join(out, f)).size : 0), 0);
+    const r = check(
+      `fleet ${n}`,
+      await timed(
+        [CLI, 'run', '--config', writeJson(`rss-${n}.json`, { agents: fleet(n) }), '--concurrency', String(CONCURRENCY), '--out', out],
+        { rss: true },
+      ),
+      [0, 1],
+    );
+    const reports = ['report.json', 'junit.xml', 'summary.md', 'report.html'].reduce(
+      (sum, f) => sum + (existsSync(join(out, f)) ? statSync(join(out, f)).size : 0),
+      0,
+    );
     growth.push(`${n}: ${(r.peak / MiB).toFixed(0)} MiB (reports ${(reports / 1024 / 1024).toFixed(1)} MiB)`);
   }
-  rows.push({ what: 'peak RSS of npm start', harness: `${(start.peak / MiB).toFixed(0)} MiB`, raw: '—', ratio: start.peak / MiB / 250, bound: 1, note: `bound 250 MiB; by HTTP agents ${growth.join(' · ')}` });
+  rows.push({
+    what: 'peak RSS of npm start',
+    harness: `${(start.peak / MiB).toFixed(0)} MiB`,
+    raw: '—',
+    ratio: start.peak / MiB / 250,
+    bound: 1,
+    note: `bound 250 MiB; by HTTP agents ${growth.join(' · ')}`,
+  });
 }
 proxy.stop();
 seller.stop();
@@ -210,4 +271,8 @@ for (const r of rows) {
   console.log(`${r.what.padEnd(width)}  ${r.ratio.toFixed(2)}× (bound ${r.bound}×) ${verdict}   harness ${r.harness} · ${r.raw}`);
   console.log(`${''.padEnd(width)}  ${r.note}`);
 }
-console.log(`load at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `load at the end: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);

@@ -35,7 +35,8 @@ export function distProblem() {
  */
 export async function importEntry(relative) {
   const problem = distProblem();
-  if (process.env.ADCP_CONFORMANCE_DEBUG_BUILD === '1') process.stderr.write(`adcp-conformance: ${problem ? `running the TypeScript sources: ${problem}` : 'running dist/'}\n`);
+  if (process.env.ADCP_CONFORMANCE_DEBUG_BUILD === '1')
+    process.stderr.write(`adcp-conformance: ${problem ? `running the TypeScript sources: ${problem}` : 'running dist/'}\n`);
   if (!problem) return import(pathToFileURL(join(ROOT, 'dist', `${relative}.js`)).href);
   const { register } = await import('tsx/esm/api');
   register();

@@ -43,19 +43,31 @@ const compiler = tscEntry();
 if (!compiler) {
   // An install without devDependencies (npm ci --omit=dev): no compiler. The CLI still works, from the
   // TypeScript sources through tsx (bin/entry.js); say so instead of failing the install.
-  process.stderr.write('adcp-conformance: TypeScript (@typescript/native, a dev dependency) is not installed: not compiled; the CLI will run its sources through tsx\n');
+  process.stderr.write(
+    'adcp-conformance: TypeScript (@typescript/native, a dev dependency) is not installed: not compiled; the CLI will run its sources through tsx\n',
+  );
   process.exit(0);
 }
 const staging = join(ROOT, `.dist-${process.pid}`);
 rmSync(staging, { recursive: true, force: true });
 try {
-  const tsc = spawnSync(process.execPath, [compiler, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', staging], { cwd: ROOT, stdio: 'inherit' });
+  const tsc = spawnSync(process.execPath, [compiler, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', staging], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (tsc.status !== 0) throw new Error(`tsc exited with ${tsc.status ?? tsc.signal}`);
   for (const tree of TREES) copyData(tree, staging);
   mkdirSync(join(staging, 'config'), { recursive: true });
-  for (const name of readdirSync(join(ROOT, 'config'))) if (extname(name) === '.json') cpSync(join(ROOT, 'config', name), join(staging, 'config', name));
+  for (const name of readdirSync(join(ROOT, 'config')))
+    if (extname(name) === '.json') cpSync(join(ROOT, 'config', name), join(staging, 'config', name));
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  const scope = { name: pkg.name, version: pkg.version, private: true, type: 'module', description: 'compiled by scripts/build.mjs; do not edit' };
+  const scope = {
+    name: pkg.name,
+    version: pkg.version,
+    private: true,
+    type: 'module',
+    description: 'compiled by scripts/build.mjs; do not edit',
+  };
   writeFileSync(join(staging, 'package.json'), JSON.stringify(scope, null, 2) + '\n');
   rmSync(DIST, { recursive: true, force: true });
   renameSync(staging, DIST);
@@ -63,4 +75,6 @@ try {
 } finally {
   rmSync(staging, { recursive: true, force: true });
 }
-process.stdout.write(`adcp-conformance: compiled to ${relative(process.cwd(), DIST) || '.'} in ${Math.round(performance.now() - started)} ms\n`);
+process.stdout.write(
+  `adcp-conformance: compiled to ${relative(process.cwd(), DIST) || '.'} in ${Math.round(performance.now() - started)} ms\n`,
+);

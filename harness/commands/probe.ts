@@ -109,11 +109,15 @@ async function parseProbeArgs(argv: string[]): Promise<ProbeOptions | 'help'> {
   }
   const { values, positionals } = parsed;
   if (values.help) return 'help';
-  if (positionals.length !== 1) throw new UsageError(positionals.length ? `one tool at a time (got ${positionals.length}: ${positionals.join(' ')})` : 'which tool? (probe TOOL)');
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length ? `one tool at a time (got ${positionals.length}: ${positionals.join(' ')})` : 'which tool? (probe TOOL)',
+    );
   const tool = positionals[0]!;
   const dev = devOptionsOf(values);
   const adhoc = dev.adhoc ? (await import('../run/adhoc.ts')).adhocAgent(dev.adhoc) : undefined;
-  if (adhoc && (values.config !== undefined || values.agent !== undefined)) throw new UsageError('--url / --stdio name the agent: no --config or --agent with them');
+  if (adhoc && (values.config !== undefined || values.agent !== undefined))
+    throw new UsageError('--url / --stdio name the agent: no --config or --agent with them');
   if (values.config === undefined && values.agent !== undefined && !['reference-stdio', 'reference-http'].includes(values.agent)) {
     throw new UsageError(`--agent ${values.agent}: without --config the agents are reference-stdio and reference-http`);
   }
@@ -145,7 +149,8 @@ async function probeArguments(text: string): Promise<Record<string, unknown>> {
   } catch (err) {
     throw new UsageError(`${where}: not JSON (${err instanceof Error ? err.message : String(err)})`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${where}: the arguments must be a JSON object`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new UsageError(`${where}: the arguments must be a JSON object`);
   return value as Record<string, unknown>;
 }
 
@@ -156,9 +161,13 @@ async function resolveAgent(opts: ProbeOptions): Promise<{ agent: AgentConfig; c
     const { loadConfig } = await import('../config/index.ts');
     const { agents } = await loadConfig(opts.config);
     const names = agents.map((a) => a.name);
-    const agent = opts.agentName === undefined ? (agents.length === 1 ? agents[0] : undefined) : agents.find((a) => a.name === opts.agentName);
+    const agent =
+      opts.agentName === undefined ? (agents.length === 1 ? agents[0] : undefined) : agents.find((a) => a.name === opts.agentName);
     if (!agent) {
-      const which = opts.agentName === undefined ? `the config has ${agents.length} agents: name one with --agent` : `no agent named '${opts.agentName}'`;
+      const which =
+        opts.agentName === undefined
+          ? `the config has ${agents.length} agents: name one with --agent`
+          : `no agent named '${opts.agentName}'`;
       throw new UsageError(`${which} (agents: ${names.join(', ')})`);
     }
     return { agent, close: async () => {} };
@@ -174,7 +183,10 @@ async function probeCommand(opts: ProbeOptions, signal: AbortSignal): Promise<nu
   const { parseSchemasOption } = await import('../schemas/index.ts');
   let schemaSource;
   try {
-    schemaSource = parseSchemasOption(opts.schemas, join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'adcp-conformance', 'schemas'));
+    schemaSource = parseSchemasOption(
+      opts.schemas,
+      join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'adcp-conformance', 'schemas'),
+    );
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     throw new UsageError(message.startsWith('--schemas') ? message : `--schemas: ${message}`);

@@ -12,7 +12,8 @@ import { UsageError } from './options.ts';
 
 /** The agent the ad-hoc options describe, or undefined when there is none. Throws UsageError. */
 export function adhocAgent(values: AdhocValues, cwd: string = process.cwd()): AgentConfig {
-  if (values.url !== undefined && values.stdio !== undefined) throw new UsageError('--url and --stdio cannot be used together: one agent at a time');
+  if (values.url !== undefined && values.stdio !== undefined)
+    throw new UsageError('--url and --stdio cannot be used together: one agent at a time');
   const base = { timeouts: DEFAULT_TIMEOUTS, production: false, sandbox: values.sandbox === true, maxBytes: DEFAULT_MAX_BYTES };
   if (values.stdio !== undefined) {
     if (values.header?.length) throw new UsageError('--header goes with --url, not --stdio');
@@ -37,7 +38,8 @@ export function adhocAgent(values: AdhocValues, cwd: string = process.cwd()): Ag
   } catch {
     throw new UsageError('--url: not a URL (expected http://host:port/path)');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--url: expected an http(s) URL, got a ${url.protocol} one`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--url: expected an http(s) URL, got a ${url.protocol} one`);
   const secrets: string[] = [];
   if (url.username) secrets.push(decodeURIComponent(url.username));
   if (url.password) secrets.push(decodeURIComponent(url.password));
@@ -46,7 +48,8 @@ export function adhocAgent(values: AdhocValues, cwd: string = process.cwd()): Ag
     const colon = line.indexOf(':');
     const name = colon > 0 ? line.slice(0, colon).trim() : '';
     // A header name is an HTTP token; never echo the value (it is a secret).
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header: expected 'Name: value' (name '${name.slice(0, 40)}' is not a header name)`);
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw new UsageError(`--header: expected 'Name: value' (name '${name.slice(0, 40)}' is not a header name)`);
     const value = line.slice(colon + 1).trim();
     headers[name] = value;
     secrets.push(value, ...credentialParts(value));

@@ -68,7 +68,8 @@ export function devOptionsOf(values: AdhocValues & { watch?: string | undefined;
   if (given) out.adhoc = { url: values.url, header: values.header, stdio: values.stdio, sandbox: values.sandbox };
   else if (values.header?.length) throw new UsageError('--header goes with --url');
   else if (values.sandbox) throw new UsageError('--sandbox goes with --url or --stdio');
-  if (values.url !== undefined && values.stdio !== undefined) throw new UsageError('--url and --stdio cannot be used together: one agent at a time');
+  if (values.url !== undefined && values.stdio !== undefined)
+    throw new UsageError('--url and --stdio cannot be used together: one agent at a time');
   if (values.watch !== undefined) out.watch = values.watch;
   if (values.verbose) out.verbose = true;
   return out;

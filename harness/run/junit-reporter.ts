@@ -52,8 +52,18 @@ export class BufferedJUnitReporter extends JUnitReporter {
       }
       const template = options.classnameTemplate;
       const vars = { filename: task.file.name, filepath: task.file.filepath };
-      const classname = typeof template === 'function' ? template(vars) : typeof template === 'string' ? template.replace(/\{filename\}/g, vars.filename).replace(/\{filepath\}/g, vars.filepath) : filename;
-      const attrs = { classname, file: options.addFileAttribute ? filename : undefined, name: task.name, time: SECONDS.format((task.result?.duration ?? 0) / 1e3) };
+      const classname =
+        typeof template === 'function'
+          ? template(vars)
+          : typeof template === 'string'
+            ? template.replace(/\{filename\}/g, vars.filename).replace(/\{filepath\}/g, vars.filepath)
+            : filename;
+      const attrs = {
+        classname,
+        file: options.addFileAttribute ? filename : undefined,
+        name: task.name,
+        time: SECONDS.format((task.result?.duration ?? 0) / 1e3),
+      };
       await this.writeElement('testcase', attrs, async () => {
         if (options.includeConsoleOutput) {
           await this.writeLogs(task, 'out');

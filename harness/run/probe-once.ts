@@ -43,7 +43,9 @@ export interface ProbeShown {
 export function probeArguments(probe: Probe, defaultArgs: boolean, agent: AgentConfig): Record<string, unknown> {
   if (!defaultArgs) return probe.arguments;
   if (probe.intent === 'invalid') return probe.tool === INVALID_PROBE.tool ? { ...INVALID_PROBE.arguments } : {};
-  const known = defaultProbes([{ name: probe.tool }], { ...agent, sandbox: true }).find((p) => p.tool === probe.tool && p.intent !== 'invalid');
+  const known = defaultProbes([{ name: probe.tool }], { ...agent, sandbox: true }).find(
+    (p) => p.tool === probe.tool && p.intent !== 'invalid',
+  );
   return known ? known.arguments : {};
 }
 
@@ -56,19 +58,42 @@ export async function probeOnce(r: ProbeRun): Promise<ProbeShown> {
   const capture = await captureAgent(agent, {
     scenarios: false,
     signal: r.signal,
-    probes: (tools) => [...(probe.tool !== CAPABILITIES && tools.some((t) => t.name === CAPABILITIES) ? [{ tool: CAPABILITIES, arguments: {}, intent: 'valid' as const }] : []), probe],
+    probes: (tools) => [
+      ...(probe.tool !== CAPABILITIES && tools.some((t) => t.name === CAPABILITIES)
+        ? [{ tool: CAPABILITIES, arguments: {}, intent: 'valid' as const }]
+        : []),
+      probe,
+    ],
     ...(r.verbose ? { onWire: wireLogger(agent.name, agent.secrets) } : {}),
   });
   await warming;
-  const data = await judgeCapture(capture, { index: 0, schemaSource: r.schemaSource, secrets: agent.secrets, strict: r.strict, interrupted: r.signal.aborted, durationMs: performance.now() - started });
+  const data = await judgeCapture(capture, {
+    index: 0,
+    schemaSource: r.schemaSource,
+    secrets: agent.secrets,
+    strict: r.strict,
+    interrupted: r.signal.aborted,
+    durationMs: performance.now() - started,
+  });
   const last = capture.exchanges.length - 1;
   const call = last >= 0 && capture.exchanges[last]?.tool === probe.tool ? last : undefined;
-  const outcomes = call !== undefined ? data.outcomes.filter((o) => o.call === call) : data.outcomes.filter((o) => o.check === 'transport.initialize' || o.check === 'transport.tools-list');
+  const outcomes =
+    call !== undefined
+      ? data.outcomes.filter((o) => o.call === call)
+      : data.outcomes.filter((o) => o.check === 'transport.initialize' || o.check === 'transport.tools-list');
   const report: AgentReport = { ...data.facts, outcomes };
   const verdict = agentVerdict(report, r.strict);
   const code = verdict === 'incomplete' ? 3 : verdict === 'nonconformant' ? 1 : 0;
   const paint = r.paint ?? paintFor(process.stdout, process.env);
-  const text = render(capture, call === undefined ? undefined : capture.exchanges[call], report, verdictText(verdict, report.adcpVersion, HARNESS_VERSION), code, r, paint);
+  const text = render(
+    capture,
+    call === undefined ? undefined : capture.exchanges[call],
+    report,
+    verdictText(verdict, report.adcpVersion, HARNESS_VERSION),
+    code,
+    r,
+    paint,
+  );
   return { text, code, snapshot: snapshotOf(outcomes, verdict, code) };
 }
 
@@ -86,28 +111,60 @@ function snapshotOf(outcomes: readonly ReportOutcome[], verdict: string, code: n
 
 const MARK: Record<ReportOutcome['status'], string> = { pass: '✓', fail: '✗', warn: '!', untested: '?', 'not-applicable': '–' };
 
-function render(capture: AgentCapture, x: Exchange | undefined, report: AgentReport, verdict: string, code: number, r: ProbeRun, paint: Paint): string {
+function render(
+  capture: AgentCapture,
+  x: Exchange | undefined,
+  report: AgentReport,
+  verdict: string,
+  code: number,
+  r: ProbeRun,
+  paint: Paint,
+): string {
   const secrets = r.agent.secrets;
   const out: string[] = [];
   const server = [report.server.name, report.server.version].filter((s) => s !== null).join(' ');
-  const facts = [report.transport, report.protocolVersion ? `MCP ${report.protocolVersion}` : null, server || null].filter(Boolean).join(', ');
+  const facts = [report.transport, report.protocolVersion ? `MCP ${report.protocolVersion}` : null, server || null]
+    .filter(Boolean)
+    .join(', ');
   const adcp = report.adcpVersion ? ` · AdCP ${report.adcpVersion}${report.adcpVersionReason ? ` (${report.adcpVersionReason})` : ''}` : '';
   out.push(paint.bold(`probe ${escapeVisible(r.probe.tool, 128)} → ${report.name}`) + paint.dim(` (${facts})${adcp}`));
-  if (!capture.initialize.ok) out.push(paint.red(`unreachable: ${sellerText(`${capture.initialize.failure.kind}: ${capture.initialize.failure.message}`, secrets, 600)}`));
+  if (!capture.initialize.ok)
+    out.push(
+      paint.red(`unreachable: ${sellerText(`${capture.initialize.failure.kind}: ${capture.initialize.failure.message}`, secrets, 600)}`),
+    );
   if (x) {
-    out.push('', paint.bold('request') + paint.dim(`  tools/call ${escapeVisible(x.tool, 128)}${x.intent === 'invalid' ? ' (the invalid-input probe)' : ''}`));
+    out.push(
+      '',
+      paint.bold('request') +
+        paint.dim(`  tools/call ${escapeVisible(x.tool, 128)}${x.intent === 'invalid' ? ' (the invalid-input probe)' : ''}`),
+    );
     out.push(indent(prettyBounded(x.request.arguments, 3000, 60)));
     out.push('', paint.bold('answer') + paint.dim(`  ${answerFacts(x)}`));
     out.push(indent(answerText(x)));
     if (typeof x.stderrDuring === 'string' && x.stderrDuring.trim() !== '') {
-      out.push('', paint.bold('stderr during the call'), indent(x.stderrDuring.trim().split('\n').slice(-20).map((l) => escapeVisible(sellerText(l, secrets, 400), 400)).join('\n')));
+      out.push(
+        '',
+        paint.bold('stderr during the call'),
+        indent(
+          x.stderrDuring
+            .trim()
+            .split('\n')
+            .slice(-20)
+            .map((l) => escapeVisible(sellerText(l, secrets, 400), 400))
+            .join('\n'),
+        ),
+      );
     }
     out.push('', ...payloadLines(x, paint));
   } else if (capture.initialize.ok) {
     out.push('', paint.yellow(`the call was not made${capture.aborted ? `: ${sellerText(capture.aborted.message, secrets, 400)}` : ''}`));
   }
   const c = countOutcomes(report.outcomes);
-  out.push('', paint.bold('checks') + paint.dim(`  ${c.pass} pass · ${c.fail} fail · ${c.warn} warn · ${c.untested} untested · ${c.notApplicable} n/a`));
+  out.push(
+    '',
+    paint.bold('checks') +
+      paint.dim(`  ${c.pass} pass · ${c.fail} fail · ${c.warn} warn · ${c.untested} untested · ${c.notApplicable} n/a`),
+  );
   const width = Math.max(0, ...report.outcomes.map((o) => o.check.length));
   for (const o of report.outcomes) out.push(...outcomeLines(o, width, paint));
   const line = `${code === 0 ? '✓' : code === 1 ? '✗' : '⚠'} ${verdict} (this call) · exit ${code}`;
@@ -141,21 +198,37 @@ function payloadLines(x: Exchange, paint: Paint): string[] {
   const o = x.outcome;
   if (o.kind === 'transport-error') return [paint.bold('payload') + paint.dim('  none: the call got no answer')];
   const error = extractError(o);
-  if (error) return [paint.bold('payload') + paint.dim(`  an AdCP error (from ${error.source}, at ${escapeVisible(error.pointer, 120)})`), indent(prettyBounded(error.error, 3000, 60))];
+  if (error)
+    return [
+      paint.bold('payload') + paint.dim(`  an AdCP error (from ${error.source}, at ${escapeVisible(error.pointer, 120)})`),
+      indent(prettyBounded(error.error, 3000, 60)),
+    ];
   if (o.kind === 'result') {
     const success = locateSuccess(o.result);
-    if (success) return [paint.bold('payload') + paint.dim(`  from ${success.path} (${success.pointer})`), indent(prettyBounded(success.data, 3000, 40))];
+    if (success)
+      return [
+        paint.bold('payload') + paint.dim(`  from ${success.path} (${success.pointer})`),
+        indent(prettyBounded(success.data, 3000, 40)),
+      ];
   }
   return [paint.bold('payload') + paint.dim('  none: a client extracts no AdCP data from this answer (see the checks below)')];
 }
 
 function outcomeLines(o: ReportOutcome, width: number, paint: Paint): string[] {
-  const colour = o.status === 'pass' ? paint.green : o.status === 'fail' ? paint.red : o.status === 'warn' || o.status === 'untested' ? paint.yellow : paint.dim;
+  const colour =
+    o.status === 'pass'
+      ? paint.green
+      : o.status === 'fail'
+        ? paint.red
+        : o.status === 'warn' || o.status === 'untested'
+          ? paint.yellow
+          : paint.dim;
   const head = `  ${colour(MARK[o.status])} ${o.check.padEnd(width)}  ${colour(o.status)}${o.status === 'fail' || o.status === 'warn' ? paint.dim(` [${o.severity}]`) : ''}`;
   if (o.status === 'pass') return [head];
   if (o.status === 'not-applicable' || o.status === 'untested') return [`${head}  ${paint.dim(o.message)}`];
   const lines = [head, `      ${o.message}`];
-  for (const e of (o.schemaErrors ?? []).slice(0, 8)) lines.push(`      schema: ${e.pointer || '/'} ${e.keyword}: expected ${e.expected}; found ${e.found}`);
+  for (const e of (o.schemaErrors ?? []).slice(0, 8))
+    lines.push(`      schema: ${e.pointer || '/'} ${e.keyword}: expected ${e.expected}; found ${e.found}`);
   const more = (o.schemaErrors?.length ?? 0) - 8 + (o.schemaErrorsOmitted ?? 0);
   if (more > 0) lines.push(`      … ${more} more schema error(s)`);
   if (o.evidence?.diagnosis) lines.push(`      diagnosis: ${o.evidence.diagnosis}`);

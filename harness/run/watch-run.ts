@@ -12,7 +12,11 @@ import { UsageError, type RunOptions } from './options.ts';
 import { watchLoop, watchSetup, type RunSnapshot } from './watch.ts';
 
 export async function watchRun(opts: RunOptions, signal: AbortSignal): Promise<number> {
-  const setup = watchSetup(opts.watch ?? '', await watchedAgents(opts), [opts.out, ...(opts.record !== undefined ? [opts.record] : []), ...(opts.writeBaseline !== undefined ? [opts.writeBaseline] : [])]);
+  const setup = watchSetup(opts.watch ?? '', await watchedAgents(opts), [
+    opts.out,
+    ...(opts.record !== undefined ? [opts.record] : []),
+    ...(opts.writeBaseline !== undefined ? [opts.writeBaseline] : []),
+  ]);
   const { liveRun } = await import('./pipeline.ts');
   const quiet = new Set([...opts.reporters].filter((r) => r !== 'summary'));
   return watchLoop({
@@ -42,7 +46,21 @@ async function watchedAgents(opts: RunOptions): Promise<AgentConfig[]> {
   }
   // The embedded reference seller: started anew by every run, so only files are watched (the current
   // directory by default: the project, when working on the seller itself).
-  return [{ name: 'reference-stdio', transport: 'stdio', command: process.execPath, args: [], env: {}, cwd: resolve('.'), timeouts: { connectMs: 0, callMs: 0, agentMs: 0 }, production: false, sandbox: true, maxBytes: 0, secrets: [] }];
+  return [
+    {
+      name: 'reference-stdio',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [],
+      env: {},
+      cwd: resolve('.'),
+      timeouts: { connectMs: 0, callMs: 0, agentMs: 0 },
+      production: false,
+      sandbox: true,
+      maxBytes: 0,
+      secrets: [],
+    },
+  ];
 }
 
 /** A run's outcomes as the loop compares them, keyed `agent :: check › tool` (numbered when repeated). */

@@ -72,7 +72,8 @@ class FileWatch {
     while (pending.length && !this.closed) {
       const dir = pending.pop()!;
       if (this.watchers.has(dir) || this.ignored(dir)) continue;
-      if (this.watchers.size >= MAX_DIRECTORIES) throw new UsageError(`--watch ${path}: more than ${MAX_DIRECTORIES} directories; watch a smaller tree`);
+      if (this.watchers.size >= MAX_DIRECTORIES)
+        throw new UsageError(`--watch ${path}: more than ${MAX_DIRECTORIES} directories; watch a smaller tree`);
       this.watch(dir, true);
       const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
       for (const e of entries) if (e.isDirectory() && !SKIPPED_DIRS.has(e.name)) pending.push(join(dir, e.name));
@@ -98,7 +99,10 @@ class FileWatch {
       const file = isDir && name ? join(path, name.toString()) : path;
       if (this.ignored(file) || basename(file).startsWith('.#')) return;
       // A new directory is watched too (editors and builds create them).
-      if (isDir) void stat(file).then((s) => (s.isDirectory() && !SKIPPED_DIRS.has(basename(file)) ? this.add(file) : undefined)).catch(() => {});
+      if (isDir)
+        void stat(file)
+          .then((s) => (s.isDirectory() && !SKIPPED_DIRS.has(basename(file)) ? this.add(file) : undefined))
+          .catch(() => {});
       this.first ??= file;
       clearTimeout(this.timer);
       this.timer = setTimeout(() => {
@@ -241,7 +245,8 @@ export function changesSince(before: RunSnapshot, after: RunSnapshot): string[] 
   for (const [key, now] of after.statuses) {
     const was = before.statuses.get(key);
     if (was === now) continue;
-    if (bad(now)) lines.push(`✗ now ${now}: ${key}${was ? ` (was ${was})` : ''}${after.details?.get(key) ? ` — ${after.details.get(key)}` : ''}`);
+    if (bad(now))
+      lines.push(`✗ now ${now}: ${key}${was ? ` (was ${was})` : ''}${after.details?.get(key) ? ` — ${after.details.get(key)}` : ''}`);
     else if (bad(was) && now === 'pass') lines.push(`✓ fixed: ${key}`);
     else if (was !== undefined) lines.push(`~ ${was} → ${now}: ${key}`);
   }

@@ -41,7 +41,11 @@ export function wireLine(agent: string, e: WireEvent, secrets: readonly string[]
 }
 
 /** A listener writing wire lines for one agent to `write` (stderr by default). Never throws. */
-export function wireLogger(agent: string, secrets: readonly string[], write: (line: string) => void = (l) => void process.stderr.write(l + '\n')): WireListener {
+export function wireLogger(
+  agent: string,
+  secrets: readonly string[],
+  write: (line: string) => void = (l) => void process.stderr.write(l + '\n'),
+): WireListener {
   return (e) => {
     try {
       write(wireLine(agent, e, secrets));

@@ -8,7 +8,8 @@ import { startHttpSeller, SELLER_ENTRY } from '../../sellers/launch.ts';
 import { runCli, tempDirs } from '../run/cli.helpers.ts';
 
 const tmp = tempDirs();
-const stdioSeller = (...extra: string[]) => [process.execPath, SELLER_ENTRY, '--transport', 'stdio', ...extra].map((w) => `'${w}'`).join(' ');
+const stdioSeller = (...extra: string[]) =>
+  [process.execPath, SELLER_ENTRY, '--transport', 'stdio', ...extra].map((w) => `'${w}'`).join(' ');
 const exchangeChecks = catalog.filter((c) => c.scope === 'exchange').map((c) => c.id);
 
 /** The `checks` block of a probe's output: check id → status. */
@@ -22,7 +23,9 @@ describe('probe over stdio (--stdio)', () => {
   test('one call shown whole: request, raw answer, extracted payload, every check on it; exit 0', async () => {
     const r = await runCli(['probe', 'get_products', '--stdio', stdioSeller()]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^probe get_products → node reference-seller\.js \(stdio, MCP \d{4}-\d{2}-\d{2}, adcp-conformance reference seller/m);
+    expect(r.stdout).toMatch(
+      /^probe get_products → node reference-seller\.js \(stdio, MCP \d{4}-\d{2}-\d{2}, adcp-conformance reference seller/m,
+    );
     expect(r.stdout).toMatch(/^request {2}tools\/call get_products\n {2}\{\n {4}"buying_mode": "brief",/m);
     expect(r.stdout).toMatch(/^answer {2}a JSON-RPC result · \d+ bytes · \d+ ms/m);
     expect(r.stdout).toMatch(/^payload {2}from structuredContent \(\/structuredContent\)\n {2}\{\n {4}"status": "completed",/m);
@@ -121,7 +124,10 @@ describe('probe of a config agent, and usage errors (exit 2)', () => {
     [['probe', 'get_products', '--url', 'http://127.0.0.1:1/mcp', '--stdio', 'x'], /--url and --stdio cannot be used together/],
     [['probe', 'get_products', '--stdio', 'x', '--args', '{not json'], /--args: not JSON/],
     [['probe', 'get_products', '--stdio', 'x', '--args', '[1]'], /--args: the arguments must be a JSON object/],
-    [['probe', 'get_products', '--stdio', 'x', '--args', '@/nonexistent/args.json'], /--args @\/nonexistent\/args\.json: cannot read the file \(ENOENT\)/],
+    [
+      ['probe', 'get_products', '--stdio', 'x', '--args', '@/nonexistent/args.json'],
+      /--args @\/nonexistent\/args\.json: cannot read the file \(ENOENT\)/,
+    ],
     [['probe', 'get_products', '--stdio', "'unterminated"], /--stdio: unterminated ' quote/],
     [['probe', 'get_products', '--url', 'ftp://x/mcp'], /--url: expected an http\(s\) URL/],
     [['probe', 'get_products', '--url', 'http://127.0.0.1:1/mcp', '--header', 'no colon here'], /--header: expected 'Name: value'/],

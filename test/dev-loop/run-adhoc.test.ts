@@ -21,7 +21,15 @@ describe('run with an agent on the command line', () => {
 
   test('--stdio COMMAND: one stdio agent, judged and reported like a config agent', async () => {
     const out = await tmp('adhoc-stdio');
-    const r = await runCli(['run', '--stdio', `'${process.execPath}' '${SELLER_ENTRY}' --transport stdio`, '--out', out, '--reporter', 'json,junit,summary']);
+    const r = await runCli([
+      'run',
+      '--stdio',
+      `'${process.execPath}' '${SELLER_ENTRY}' --transport stdio`,
+      '--out',
+      out,
+      '--reporter',
+      'json,junit,summary',
+    ]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const report = await readReport(out);
     expect(report.agents.map((a) => [a.name, a.transport, a.reachable])).toEqual([['node reference-seller.js', 'stdio', true]]);
@@ -34,12 +42,24 @@ describe('run with an agent on the command line', () => {
 
   test('--url URL --header … --sandbox: the header value never reaches a report; the mutating probes run', async () => {
     const out = await tmp('adhoc-http');
-    const r = await runCli(['run', '--url', seller.url, '--header', `Authorization: Bearer ${secret}`, '--sandbox', '--out', out, '--verbose']);
+    const r = await runCli([
+      'run',
+      '--url',
+      seller.url,
+      '--header',
+      `Authorization: Bearer ${secret}`,
+      '--sandbox',
+      '--out',
+      out,
+      '--verbose',
+    ]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const report = await readReport(out);
     const host = new URL(seller.url).host;
     expect(report.agents.map((a) => [a.name, a.transport])).toEqual([[host, 'http']]);
-    expect(report.agents[0]!.outcomes.some((o) => o.tool.startsWith('create_media_buy') && o.check === 'transport.call' && o.status === 'pass')).toBe(true);
+    expect(
+      report.agents[0]!.outcomes.some((o) => o.tool.startsWith('create_media_buy') && o.check === 'transport.call' && o.status === 'pass'),
+    ).toBe(true);
     // --verbose: the wire on stderr, for this agent.
     expect(r.stderr).toMatch(new RegExp(`^\\[${host.replace(/[.]/g, '\\.')}\\] → \\{"method":"tools/call"`, 'm'));
     for (const name of await readdir(out)) {

@@ -8,7 +8,8 @@ import { catalog } from '../../harness/checks/catalog.ts';
 import { readReport, ROOT, runCli, tempDirs, type CliResult } from '../run/cli.helpers.ts';
 
 const tmp = tempDirs();
-const seller = (...extra: string[]) => [process.execPath, join(ROOT, 'test', 'fixtures', 'servers', 'mcpserver-traps.mjs'), ...extra].map((w) => `'${w}'`).join(' ');
+const seller = (...extra: string[]) =>
+  [process.execPath, join(ROOT, 'test', 'fixtures', 'servers', 'mcpserver-traps.mjs'), ...extra].map((w) => `'${w}'`).join(' ');
 const fixOf = (id: string) => catalog.find((c) => c.id === id)!.fix;
 /** Markdown as summary.md escapes it, for comparing plain text against it. */
 const plain = (md: string) => md.replace(/\\(.)/g, '$1');
@@ -64,10 +65,17 @@ describe('run: the diagnoses and fix hints reach the terminal, summary.md and re
     expect(r.stdout).toContain(`fix:      ${fixOf('schema.output-conformance')}`);
 
     const md = plain(await readFile(join(out, 'summary.md'), 'utf8'));
-    for (const text of [INPUT_TRAP, EXTRA_FIELDS_TRAP, fixOf('error.adcp-error'), fixOf('schema.output-conformance')]) expect(md).toContain(text);
+    for (const text of [INPUT_TRAP, EXTRA_FIELDS_TRAP, fixOf('error.adcp-error'), fixOf('schema.output-conformance')])
+      expect(md).toContain(text);
 
     const report = await readReport(out);
-    const outcomes = report.agents[0]!.outcomes as Array<{ check: string; tool: string; status: string; fix?: string; evidence?: { diagnosis?: string } }>;
+    const outcomes = report.agents[0]!.outcomes as Array<{
+      check: string;
+      tool: string;
+      status: string;
+      fix?: string;
+      evidence?: { diagnosis?: string };
+    }>;
     const conformance = outcomes.find((o) => o.check === 'schema.output-conformance' && o.tool === 'list_creative_formats');
     expect(conformance?.status).toBe('fail');
     expect(conformance?.evidence?.diagnosis).toContain(EXTRA_FIELDS_TRAP);

@@ -23,7 +23,10 @@ describe('splitCommandLine', () => {
 
 describe('adhocAgent', () => {
   test('--url with headers: every header value (and its token without the scheme) and URL credential is a secret', () => {
-    const a = adhocAgent({ url: 'http://user:pw-9f3@127.0.0.1:8080/mcp', header: ['Authorization: Bearer tok-123456', 'X-Api-Key:  k-abcdef '] });
+    const a = adhocAgent({
+      url: 'http://user:pw-9f3@127.0.0.1:8080/mcp',
+      header: ['Authorization: Bearer tok-123456', 'X-Api-Key:  k-abcdef '],
+    });
     expect(a.transport).toBe('http');
     expect(a.name).toBe('127.0.0.1:8080');
     if (a.transport !== 'http') throw new Error('http');
@@ -63,7 +66,11 @@ describe('dev options', () => {
   test('what cannot go together is refused', () => {
     expect(() => devOptionsOf({ header: ['a: b'] })).toThrow(/--header goes with --url/);
     expect(() => devOptionsOf({ url: 'http://x', stdio: 'y' })).toThrow(/cannot be used together/);
-    expect(devOptionsOf({ stdio: 'y', watch: '', verbose: true })).toEqual({ adhoc: { url: undefined, header: undefined, stdio: 'y', sandbox: undefined }, watch: '', verbose: true });
+    expect(devOptionsOf({ stdio: 'y', watch: '', verbose: true })).toEqual({
+      adhoc: { url: undefined, header: undefined, stdio: 'y', sandbox: undefined },
+      watch: '',
+      verbose: true,
+    });
   });
 });
 
@@ -85,7 +92,12 @@ describe('wireLine', () => {
 });
 
 describe('watch bookkeeping', () => {
-  const snap = (code: number, verdict: string, entries: Array<[string, string]>, details: Array<[string, string]> = []): RunSnapshot => ({ code, verdict, statuses: new Map(entries), details: new Map(details) });
+  const snap = (code: number, verdict: string, entries: Array<[string, string]>, details: Array<[string, string]> = []): RunSnapshot => ({
+    code,
+    verdict,
+    statuses: new Map(entries),
+    details: new Map(details),
+  });
 
   test('changesSince names what newly fails (with its detail), what got fixed, what moved otherwise', () => {
     const before = snap(0, 'conformant', [
@@ -113,15 +125,30 @@ describe('watch bookkeeping', () => {
   });
 
   test('compactLine: when, why, verdict, counts, exit, time', () => {
-    const line = compactLine(3, 'src/x.ts changed', snap(1, 'nonconformant', [['k1', 'pass'], ['k2', 'fail'], ['k3', 'pass']]), '1.2');
-    expect(line).toMatch(/^\[\d\d:\d\d:\d\d\] #3 \(src\/x\.ts changed\): nonconformant · 2 pass · 1 fail · 0 warn · 0 untested · exit 1 · 1\.2 s$/);
+    const line = compactLine(
+      3,
+      'src/x.ts changed',
+      snap(1, 'nonconformant', [
+        ['k1', 'pass'],
+        ['k2', 'fail'],
+        ['k3', 'pass'],
+      ]),
+      '1.2',
+    );
+    expect(line).toMatch(
+      /^\[\d\d:\d\d:\d\d\] #3 \(src\/x\.ts changed\): nonconformant · 2 pass · 1 fail · 0 warn · 0 untested · exit 1 · 1\.2 s$/,
+    );
   });
 
   test('watchSetup: PATH, else the stdio agents’ directories; HTTP agents are watched for restarts', () => {
     const base = { timeouts: { connectMs: 1, callMs: 1, agentMs: 1 }, production: false, sandbox: false, maxBytes: 1, secrets: [] };
     const stdio = { ...base, name: 's', transport: 'stdio' as const, command: 'x', args: [], env: {}, cwd: '/srv/seller' };
     const http = { ...base, name: 'h', transport: 'http' as const, url: 'http://127.0.0.1:1/mcp', headers: {} };
-    expect(watchSetup('', [stdio, http], ['reports'], '/work')).toEqual({ paths: ['/srv/seller'], urls: ['http://127.0.0.1:1/mcp'], ignore: ['/work/reports'] });
+    expect(watchSetup('', [stdio, http], ['reports'], '/work')).toEqual({
+      paths: ['/srv/seller'],
+      urls: ['http://127.0.0.1:1/mcp'],
+      ignore: ['/work/reports'],
+    });
     expect(watchSetup('lib', [http], [], '/work').paths).toEqual(['/work/lib']);
     expect(() => watchSetup('', [], [], '/work')).toThrow(/nothing to watch/);
   });

@@ -17,7 +17,10 @@ afterEach(() => {
 
 /** A long-running CLI: its output so far, a wait for a line, and a stop that waits for its exit code. */
 function watching(args: string[]) {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'adcp-conformance.js'), ...args], { cwd: ROOT, env: { ...process.env, CI: '1', NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'adcp-conformance.js'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, CI: '1', NO_COLOR: '1' },
+  });
   children.add(child);
   let stdout = '';
   let stderr = '';
@@ -31,7 +34,8 @@ function watching(args: string[]) {
       for (;;) {
         const hit = stdout.split('\n').find((l) => pattern.test(l));
         if (hit) return hit;
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no line ${pattern} within ${ms} ms\nstdout:\n${stdout}\nstderr:\n${stderr.slice(-3000)}`);
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`no line ${pattern} within ${ms} ms\nstdout:\n${stdout}\nstderr:\n${stderr.slice(-3000)}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     },
@@ -50,7 +54,17 @@ describe('--watch', () => {
     const dir = await tmp('watch-run');
     const out = await tmp('watch-run-out');
     await mkdir(join(dir, 'src'));
-    const cli = watching(['run', '--stdio', `'${process.execPath}' '${SELLER_ENTRY}' --transport stdio`, '--watch', dir, '--out', out, '--reporter', 'json']);
+    const cli = watching([
+      'run',
+      '--stdio',
+      `'${process.execPath}' '${SELLER_ENTRY}' --transport stdio`,
+      '--watch',
+      dir,
+      '--out',
+      out,
+      '--reporter',
+      'json',
+    ]);
     await cli.line(/^watching /);
     const first = await cli.line(/^\[\d\d:\d\d:\d\d\] #1 \(start\): /);
     expect(first).toMatch(/#1 \(start\): conformant · \d+ pass · 0 fail · 0 warn · 0 untested · exit 0 · [\d.]+ s$/);
@@ -85,7 +99,9 @@ describe('--watch', () => {
 /** The reference HTTP seller on a given port (retried briefly while the old socket lets go). */
 async function restartOn(port: string): Promise<{ close(): Promise<void> }> {
   await new Promise((r) => setTimeout(r, 1000)); // let the watcher see the port refuse connections first
-  const child = spawn(process.execPath, [SELLER_ENTRY, '--transport', 'http', '--port', port, '--exit-on-stdin-end'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [SELLER_ENTRY, '--transport', 'http', '--port', port, '--exit-on-stdin-end'], {
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   children.add(child);
   await new Promise<void>((resolve, reject) => {
     let text = '';
