@@ -55,6 +55,7 @@ describe('scenarios against the reference seller', () => {
       'get_products version-negotiation:supported-version',
       'get_products pagination:page-1',
       'get_products pagination:page-2',
+      'get_products pagination:page-3', // three products at a page size of one
       'create_media_buy idempotency:original',
       'create_media_buy idempotency:replay',
       'create_media_buy idempotency:conflict',
@@ -64,8 +65,8 @@ describe('scenarios against the reference seller', () => {
     // The booking names a product the seller offered in its own get_products answer.
     const booking = capture.exchanges.find((x) => x.scenario?.step === 'original')!;
     expect((booking.request.arguments['packages'] as Array<Record<string, unknown>>)[0]).toMatchObject({
-      product_id: 'sports_video_premium',
-      pricing_option_id: 'video_cpm_fixed',
+      product_id: 'test-product',
+      pricing_option_id: 'default',
     });
     expect(capture.scenarios?.map((r) => `${r.name}:${r.status}`)).toEqual([
       'version-negotiation:ran',
@@ -100,7 +101,7 @@ describe('scenarios against the reference seller', () => {
   test('an agent not marked sandbox: no mutating call, and the mutating rules say why they do not apply', async () => {
     const capture = await captureAgent(stdio({ sandbox: false, args: [...stdioSellerCommand({ sandbox: false }).args] }));
     expect(capture.exchanges.some((x) => x.tool === 'create_media_buy')).toBe(false);
-    expect(steps(capture)).toHaveLength(4);
+    expect(steps(capture)).toHaveLength(5); // version negotiation (2) and three product pages
     const idempotency = capture.scenarios?.find((r) => r.name === 'idempotency');
     expect(idempotency).toMatchObject({ status: 'not-applicable', reason: expect.stringContaining('sandbox') });
     const statuses = business(capture);
