@@ -14,7 +14,14 @@ const GRACE_MS = 10_000;
 
 export async function captureAll(
   agents: readonly AgentConfig[],
-  opts: { concurrency: number; signal: AbortSignal; progress: Progress; wire?: (agent: AgentConfig) => CaptureOptions['onWire'] },
+  opts: {
+    concurrency: number;
+    signal: AbortSignal;
+    progress: Progress;
+    wire?: (agent: AgentConfig) => CaptureOptions['onWire'];
+    /** Told each agent's capture as soon as its session ends (the run judges it while the others are probed). */
+    onCaptured?: (agent: AgentConfig, capture: AgentCapture) => void;
+  },
 ): Promise<AgentCapture[]> {
   const limit = pLimit(opts.concurrency);
   return Promise.all(
@@ -30,6 +37,7 @@ export async function captureAll(
         const capture = await captureAgent(agent, { signal, onProgress: (e) => opts.progress.update(agent.name, e.step), ...(onWire ? { onWire } : {}) });
         captureDurations.set(capture, performance.now() - started);
         opts.progress.update(agent.name, summary(capture));
+        opts.onCaptured?.(agent, capture);
         return capture;
       }),
     ),

@@ -11,6 +11,7 @@
 import { Worker } from 'node:worker_threads';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { toJsonText } from '../capture/json-text.ts';
 import type { AgentCapture } from '../capture/exchange.ts';
 import type { Outcome } from '../checks/check.ts';
 import { describeSchemaStep, type SchemaSource, type SchemaSourceSpec, type SchemaStep } from '../schemas/index.ts';
@@ -81,53 +82,10 @@ function startWorker(memoryMb: number): Worker {
 // in V8) on the worker's, no structured clone of a big object graph (which overflows on deep nesting).
 
 export function captureBytes(capture: AgentCapture): Uint8Array {
-  let text: string;
-  try {
-    text = JSON.stringify(capture);
-  } catch (err) {
-    if (!(err instanceof RangeError)) throw err;
-    text = deepJson(capture); // nesting deeper than the call stack (200k levels of structuredContent)
-  }
-  return new TextEncoder().encode(text);
+  // toJsonText keeps ±Infinity (a seller's `1e400`) as such, and never recurses on deep nesting.
+  return new TextEncoder().encode(toJsonText(capture));
 }
 
-/** JSON.stringify without recursion (same output for plain JSON data: undefined skipped, non-finite → null). */
-export function deepJson(value: unknown): string {
-  const out: string[] = [];
-  const stack: Array<{ v: unknown } | string> = [{ v: value }];
-  while (stack.length > 0) {
-    const item = stack.pop()!;
-    if (typeof item === 'string') {
-      out.push(item);
-      continue;
-    }
-    const v = item.v;
-    if (v === null || v === undefined || typeof v === 'function' || typeof v === 'symbol') out.push('null');
-    else if (typeof v === 'number') out.push(Number.isFinite(v) ? JSON.stringify(v) : 'null');
-    else if (typeof v !== 'object') out.push(JSON.stringify(v) ?? 'null');
-    else if (Array.isArray(v)) {
-      out.push('[');
-      stack.push(']');
-      for (let i = v.length - 1; i >= 0; i--) {
-        stack.push({ v: v[i] });
-        if (i > 0) stack.push(',');
-      }
-    } else {
-      const keys = Object.keys(v).filter((k) => {
-        const x = (v as Record<string, unknown>)[k];
-        return x !== undefined && typeof x !== 'function' && typeof x !== 'symbol';
-      });
-      out.push('{');
-      stack.push('}');
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const k = keys[i]!;
-        stack.push({ v: Object.getOwnPropertyDescriptor(v, k)?.value }, `${JSON.stringify(k)}:`);
-        if (i > 0) stack.push(',');
-      }
-    }
-  }
-  return out.join('');
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Idle workers kept between agents, by memory limit (a worker's limit is fixed at start).

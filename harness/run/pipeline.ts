@@ -24,6 +24,8 @@ import { closeJudgeSandboxes } from './judge-sandbox.ts';
 import { checkSelector, UsageError, type RunOptions } from './options.ts';
 import { createProgress } from './progress.ts';
 import { wireLogger } from './wire-log.ts';
+import { likelyTools, warmJudge } from './warm-schemas.ts';
+import { JudgeAhead } from './judge-ahead.ts';
 import type { AgentConfig } from '../config/types.ts';
 import { resolveTargets, type Target } from './resolve.ts';
 import type { AgentSuiteData } from './suite-data.ts';
@@ -43,12 +45,46 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
   try {
     // A mistyped check id in an `expect` entry would excuse nothing, silently: a config error first.
     if (opts.config !== undefined) checkExpectIds(targets, opts.config, catalog.map((c) => c.id));
+    // The judge worker starts and compiles our AdCP schemas while the agents are probed (warm-schemas.ts).
+    const live = targets.flatMap((t) => (t.config ? [t.config] : []));
+    const warming = live[0] ? warmJudge(schemaSource, live[0], likelyTools(live), interrupted) : Promise.resolve();
+    const judgeOne = (target: Target, capture: AgentCapture, storyboards: ReadonlyMap<string, AgentStoryboards>): Promise<AgentSuiteData> => {
+      const duration = captureDurations.get(capture);
+      // One agent's failure is that agent's alone: a harness error while judging it marks it incomplete.
+      return judgeCaptureIsolated(capture, {
+        index: target.index,
+        schemaSource,
+        ...(select ? { select } : {}),
+        ...(target.expect ? { expect: target.expect } : {}),
+        ...(target.expectPointers ? { expectPointers: target.expectPointers } : {}),
+        ...(opts.config !== undefined ? { configFile: opts.config } : {}),
+        ...(opts.noBaseline ? { noBaseline: true } : {}),
+        secrets: target.secrets,
+        strict: opts.strict,
+        interrupted: interrupted.aborted,
+        ...(opts.judgeTimeoutMs === undefined ? {} : { judgeBudget: { timeMs: opts.judgeTimeoutMs } }),
+        junitAll: opts.junitAll === true,
+        ...(duration === undefined ? {} : { durationMs: duration }),
+        ...(storyboards.has(target.name) ? { storyboards: storyboards.get(target.name)!, strictStoryboards: opts.strictStoryboards === true } : {}),
+      });
+    };
+    // Each agent is judged as soon as its session ends, while the others are still probed (judge-ahead.ts);
+    // not when storyboards run: they come after every probe, and are judged with the agent.
+    const ahead = new JudgeAhead(warming);
+    const byName = new Map(targets.map((t) => [t.name, t]));
+    const judgeEarly =
+      opts.storyboards === undefined
+        ? (agent: AgentConfig, capture: AgentCapture) => {
+            const target = byName.get(agent.name);
+            if (target) ahead.start(capture, () => judgeOne(target, capture, new Map()));
+          }
+        : undefined;
     // vitest takes seconds to import: load it while the agents are being probed.
     const vitestDriver = import('./vitest-driver.ts');
     vitestDriver.catch(() => {}); // awaited below; never an unhandled rejection if the workspace fails first
     const ws = (workspace = await createWorkspace(targets.map((t) => t.name), { keep: opts.keepWork }));
     // Unsharded, every agent runs: probe at once. Sharded, vitest first says which agents are ours.
-    probing = opts.shard ? undefined : sessionsOf(targets, opts, interrupted);
+    probing = opts.shard ? undefined : sessionsOf(targets, opts, interrupted, judgeEarly);
     const { keysInShard, openVitest } = await vitestDriver;
     const driven = await openVitest({ root: ws.root, files: ws.files, dataDir: ws.dataDir, outDir: resolve(opts.out), reporters: opts.reporters, concurrency: opts.concurrency, ...(opts.shard ? { shard: opts.shard } : {}) });
     try {
@@ -61,7 +97,7 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
         (err: unknown) => truncate(stripUnsafe(err instanceof Error ? err.message : String(err)), 500),
       );
 
-      const captures = await (probing ?? sessionsOf(chosen, opts, interrupted));
+      const captures = await (probing ?? sessionsOf(chosen, opts, interrupted, judgeEarly));
       let recordError: string | null = null;
       if (opts.record !== undefined) {
         // A failed recording (disk full, …) is a run cut short, not a crash that loses every report.
@@ -79,24 +115,7 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
       for (const [i, target] of chosen.entries()) {
         const capture = captures[i];
         if (!capture) continue;
-        const duration = captureDurations.get(capture);
-        // One agent's failure is that agent's alone: a harness error while judging it marks it incomplete.
-        const data = await judgeCaptureIsolated(capture, {
-          index: target.index,
-          schemaSource,
-          ...(select ? { select } : {}),
-          ...(target.expect ? { expect: target.expect } : {}),
-          ...(target.expectPointers ? { expectPointers: target.expectPointers } : {}),
-          ...(opts.config !== undefined ? { configFile: opts.config } : {}),
-          ...(opts.noBaseline ? { noBaseline: true } : {}),
-          secrets: target.secrets,
-          strict: opts.strict,
-          interrupted: interrupted.aborted,
-          ...(opts.judgeTimeoutMs === undefined ? {} : { judgeBudget: { timeMs: opts.judgeTimeoutMs } }),
-          junitAll: opts.junitAll === true,
-          ...(duration === undefined ? {} : { durationMs: duration }),
-          ...(storyboards.has(target.name) ? { storyboards: storyboards.get(target.name)!, strictStoryboards: opts.strictStoryboards === true } : {}),
-        });
+        const data = await ahead.take(capture, () => judgeOne(target, capture, storyboards));
         data.runAgents = targets.length;
         judged.set(target.name, data);
       }
@@ -159,13 +178,13 @@ async function storyboardsOf(targets: readonly Target[], selection: string, conc
 }
 
 /** Live probes for config / embedded agents, the recording under --replay. Same order as `targets`. */
-async function sessionsOf(targets: readonly Target[], opts: RunOptions, interrupted: AbortSignal): Promise<AgentCapture[]> {
+async function sessionsOf(targets: readonly Target[], opts: RunOptions, interrupted: AbortSignal, onCaptured?: (agent: AgentConfig, capture: AgentCapture) => void): Promise<AgentCapture[]> {
   const live = targets.flatMap((t) => (t.config ? [t.config] : []));
   if (!live.length) return targets.flatMap((t) => (t.recorded ? [t.recorded] : []));
   const progress = createProgress(live.map((a) => a.name), process.stderr, process.env, live.flatMap((a) => a.secrets));
   try {
     const wire = opts.verbose ? (a: AgentConfig) => wireLogger(a.name, a.secrets) : undefined;
-    return await captureAll(live, { concurrency: opts.concurrency, signal: interrupted, progress, ...(wire ? { wire } : {}) });
+    return await captureAll(live, { concurrency: opts.concurrency, signal: interrupted, progress, ...(wire ? { wire } : {}), ...(onCaptured ? { onCaptured } : {}) });
   } finally {
     progress.close();
   }

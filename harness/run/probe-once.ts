@@ -15,7 +15,7 @@ import { escapeVisible, sellerText, truncate } from '../sanitize.ts';
 import { HARNESS_VERSION } from '../version.ts';
 import { judgeCapture } from './judge.ts';
 import type { RunSnapshot } from './watch.ts';
-import { warmSchemas } from './warm-schemas.ts';
+import { warmJudge } from './warm-schemas.ts';
 import { wireLogger } from './wire-log.ts';
 
 const CAPABILITIES = 'get_adcp_capabilities';
@@ -53,8 +53,8 @@ export async function probeOnce(r: ProbeRun): Promise<ProbeShown> {
   const { probes: _configured, ...agent } = r.agent; // the config's own probes are not this call
   const probe: Probe = { ...r.probe, arguments: probeArguments(r.probe, r.defaultArgs, r.agent) };
   const started = performance.now();
-  // Our schema compiles run while the seller starts and answers (warm-schemas.ts).
-  const warming = warmSchemas(r.schemaSource, [CAPABILITIES, probe.tool], agent.adcpVersion);
+  // The judge worker starts and compiles our schemas while the seller starts and answers (warm-schemas.ts).
+  const warming = warmJudge(r.schemaSource, r.agent, [CAPABILITIES, probe.tool], r.signal);
   const capture = await captureAgent(agent, {
     scenarios: false,
     signal: r.signal,

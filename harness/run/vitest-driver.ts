@@ -1,6 +1,5 @@
 // Drives vitest programmatically: our collector and vitest's own junit (and blob) reporters, vitest's
 // console reporter left out (the CLI prints its own progress and summary).
-import { availableParallelism } from 'node:os';
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
@@ -85,7 +84,9 @@ export async function openVitest(setup: VitestSetup): Promise<DrivenVitest> {
       sequence: { sequencer: inOrderOf(setup.files ?? []) },
       pool: 'threads',
       isolate: false,
-      maxWorkers: Math.max(1, Math.min(setup.concurrency, availableParallelism())),
+      // One worker: an agent's suite only replays its judged outcomes (cheap, and run in agent order as their
+      // data arrives); a second worker thread would cost its own heap (~25 MiB RSS) and buy nothing.
+      maxWorkers: 1,
       provide: { [DATA_DIR_KEY]: setup.dataDir },
       testTimeout: 30_000,
       // The suites' own runner (no expect / snapshot bookkeeping per test case: see suite-runner.ts).

@@ -1,48 +1,54 @@
-// Compiling an AdCP response schema takes a few hundred milliseconds of CPU (get_products is the biggest),
-// and judging needs it only after the seller answered. Started while the seller is still starting up or
-// the calls are in flight, that CPU runs on this core while the seller works on its own: a probe (or a
-// run) then judges with the validators already compiled. The registry is per process and per version
-// (harness/schemas/registry.ts), so what is compiled here is exactly what judging would compile.
-// Only a guess of the version the seller will be judged at (the config's, else the newest the schema
-// source has): a wrong guess costs CPU that was idle anyway, never a verdict. Never throws.
-import { matchVersion, parseVersion, registryFor, type SchemaSource } from '../schemas/index.ts';
+// Judging runs in a worker thread (judge-sandbox.ts) that takes time to start (loading the catalog, Ajv,
+// the AdCP schema tree) and then compiles the AdCP response schema of each tool that was called (a few
+// hundred milliseconds for get_products). None of that needs the seller's answer. Started while the
+// seller is still starting up or answering, it runs on the other core: a warm-up job — a made-up capture
+// that calls the given tools and runs no check — leaves a started worker with those schemas compiled in
+// the sandbox's idle pool, and the real judging takes it. Its result is thrown away; it never judges a
+// seller. A wrong guess of the AdCP version (the config's, else the source's default) costs CPU that was
+// idle anyway, never a verdict. Never throws.
+import type { AgentCapture, Exchange } from '../capture/exchange.ts';
+import { agentFacts } from '../capture/capture-agent.ts';
+import { defaultProbes } from '../capture/probes.ts';
+import { ADCP_TASKS } from '../checks/adcp-tasks.ts';
+import type { AgentConfig } from '../config/types.ts';
+import type { SchemaSource } from '../schemas/index.ts';
+import { judgeInSandbox } from './judge-sandbox.ts';
 
-const tick = () => new Promise<void>((r) => setImmediate(r));
-
-/** The version judging will most likely use: the pinned one, else the newest available. */
-export function guessVersion(available: readonly string[], pinned?: string): string | undefined {
-  if (pinned !== undefined) {
-    const hit = matchVersion(pinned, available);
-    if (hit) return hit;
-  }
-  const rank = (v: string) => {
-    const p = parseVersion(v);
-    return p ? [p.major, p.minor, p.patch ?? 0, p.prerelease ? 0 : 1] : [-1];
+/** A capture that called `tools` and got no answer: enough for the worker to prepare their schemas. */
+function warmUpCapture(agent: AgentConfig, tools: readonly string[]): AgentCapture {
+  const exchanges: Exchange[] = tools.map((tool) => ({
+    agent: agent.name,
+    tool,
+    intent: 'valid',
+    request: { name: tool, arguments: {} },
+    outcome: { kind: 'transport-error', failure: { kind: 'timeout', message: 'warm-up: not a call' } },
+    startedAt: new Date(0).toISOString(),
+    durationMs: 0,
+  }));
+  return {
+    agent: agentFacts(agent),
+    initialize: { ok: true, protocolVersion: '2025-11-25', serverInfo: {}, durationMs: 0 },
+    toolsList: { ok: true, tools: tools.map((name) => ({ name, inputSchema: { type: 'object' } })), pages: 1 },
+    exchanges,
   };
-  return [...available].sort((a, b) => {
-    const [x, y] = [rank(a), rank(b)];
-    for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (y[i] ?? 0) - (x[i] ?? 0);
-    return 0;
-  })[0];
 }
 
-/**
- * Compile the response schemas of `tools` for the guessed version, one tool per turn of the event loop
- * (the calls in flight are read between two compiles).
- */
-export async function warmSchemas(source: SchemaSource, tools: readonly string[], pinned?: string): Promise<void> {
+/** Start a judge worker and have it compile the response schemas of `tools`; resolves when it is idle again. */
+export async function warmJudge(source: SchemaSource, agent: AgentConfig, tools: readonly string[], signal?: AbortSignal): Promise<void> {
   try {
-    await tick(); // after the caller's synchronous start (a spawned seller, a request on its way)
-    const version = guessVersion(await source.versions(), pinned);
-    if (version === undefined) return;
-    const registry = await registryFor(source, version);
-    for (const tool of tools) {
-      const task = registry.task(tool);
-      if (!task) continue;
-      await tick();
-      registry.validator(task.response);
-    }
+    await judgeInSandbox(warmUpCapture(agent, tools), { schemaSource: source, select: [], ...(signal ? { signal } : {}) });
   } catch {
     // judging will meet the same problem and report it
   }
+}
+
+/**
+ * The tools a run will most likely call: the probes its agents name, else the harness's default probes of a
+ * sandbox agent that lists every AdCP task (the scenarios vary those same calls).
+ */
+export function likelyTools(agents: readonly AgentConfig[]): string[] {
+  const tools = new Set<string>();
+  const everyTask = [...ADCP_TASKS].map((name) => ({ name }));
+  for (const a of agents) for (const p of a.probes ?? defaultProbes(everyTask, { ...a, sandbox: a.sandbox })) tools.add(p.tool);
+  return [...tools];
 }

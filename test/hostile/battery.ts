@@ -26,9 +26,9 @@ export const HTTP_SELLER = fileURLToPath(new URL('./servers/hostile-http.mjs', i
 export const TOKEN = 'hostile_tok_7Qx9_Zr2mK4vW8pL';
 /**
  * The short timeouts of a hostile run (ms), and the slack a whole run gets past the agent timeout: the
- * CLI's start (tsx, vitest, the judge worker: a few seconds idle), judging and reporting, on a loaded 2-core machine. A run that
- * hangs in judging overruns it by minutes; the agent's own session is held to AGENT_SLACK_MS. connect
- * leaves room for a seller's node process to start on a busy machine.
+ * CLI's start (tsx, vitest, the judge worker: a few seconds idle), judging and reporting, on a loaded
+ * 2-core machine. A run that hangs in judging overruns it by minutes; the agent's own session is held
+ * to AGENT_SLACK_MS. connect leaves room for a seller's node process to start on a busy machine.
  */
 export const TIMEOUTS = { connect: 5000, call: 2000, agent: 10_000 } as const;
 export const WALL_SLACK_MS = 20_000;

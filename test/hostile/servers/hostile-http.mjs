@@ -248,10 +248,17 @@ function bomb(res, encoder, encoding, contentType, head, status = 200) {
   res.writeHead(status, { 'content-type': contentType, 'content-encoding': encoding });
   encoder.pipe(res);
   encoder.write(head);
+  encoder.flush();
   const chunk = Buffer.alloc(1 << 20, 'A');
   let left = 8192;
+  // Flushed after every MiB: compressed output leaves at once (unflushed, zlib would sit on ~16 MiB of
+  // input before its first 16 KiB of output, and the call would time out before the bomb went off).
   const pump = () => {
-    while (!res.destroyed && left-- > 0) if (!encoder.write(chunk)) return void encoder.once('drain', pump);
+    while (!res.destroyed && left-- > 0) {
+      const more = encoder.write(chunk);
+      encoder.flush();
+      if (!more) return void encoder.once('drain', pump);
+    }
     if (left <= 0) encoder.end();
   };
   res.on('close', () => encoder.destroy());

@@ -62,6 +62,8 @@ const token = process.env.HOSTILE_TOKEN ?? '';
 const seen = seenRecorder(seenFile);
 seen({ behaviour, token, pid: process.pid });
 
+/** A grandchild that ignores SIGTERM and holds the pipes; it ends itself after 90 s, should a test fail to reap it. */
+const GRANDCHILD = 'process.on("SIGTERM",()=>{});setInterval(()=>{},60000);setTimeout(()=>process.exit(0),90000)';
 const out = (text) => process.stdout.write(text);
 const send = (msg) => out(JSON.stringify(msg) + '\n');
 const never = () => setInterval(() => {}, 60_000);
@@ -233,7 +235,7 @@ function call(m) {
       return;
     case 'grandchild-holds-pipes':
     case 'detached-grandchild': {
-      const child = spawn(process.execPath, ['-e', 'process.on("SIGTERM",()=>{});setInterval(()=>{},60000)'], {
+      const child = spawn(process.execPath, ['-e', GRANDCHILD], {
         stdio: ['ignore', 'inherit', 'inherit'],
         detached: behaviour === 'detached-grandchild',
       });
