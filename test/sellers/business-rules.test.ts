@@ -38,7 +38,7 @@ describe.for(['stdio', 'json'] as const)('the reference seller over %s', (mode) 
       adcp_version: '3.1',
     });
     expect(served['isError']).toBeUndefined();
-    expect((sc(served)['products'] as unknown[]).length).toBe(2);
+    expect((sc(served)['products'] as unknown[]).length).toBe(3); // the whole catalog, test-product included
   });
 
   test('create_media_buy refuses a product it never issued, a pricing option its product lacks, and a flight that ends before it starts', async () => {
@@ -71,7 +71,7 @@ describe.for(['stdio', 'json'] as const)('the reference seller over %s', (mode) 
     expect(first['pagination']).toMatchObject({ has_more: true, total_count: all.length });
     const cursor = (first['pagination'] as Json)['cursor'];
     expect(typeof cursor).toBe('string');
-    const second = sc(await session.call('get_products', { ...base, pagination: { max_results: 1, cursor } }));
+    const second = sc(await session.call('get_products', { ...base, pagination: { max_results: 2, cursor } }));
     expect(second['pagination']).toEqual({ has_more: false, total_count: all.length });
     expect([...(first['products'] as Json[]), ...(second['products'] as Json[])].map((p) => p['product_id'])).toEqual(all);
     // A cursor of another task, or no cursor of ours at all, is refused.
