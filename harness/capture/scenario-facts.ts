@@ -144,7 +144,7 @@ export function listItems(task: ListTask, payload: JsonObject | null): unknown[]
   return Array.isArray(items) ? items : null;
 }
 
-/** `pagination.has_more` and `pagination.cursor` of a page, raw (the judge says what is wrong with them). */
+/** pagination has_more and cursor of a page, raw (the judge says what is wrong with them). */
 export function pageInfo(payload: JsonObject | null): { present: boolean; hasMore: unknown; cursor: unknown } {
   const p = own(payload, 'pagination');
   return { present: isObject(p), hasMore: own(p, 'has_more'), cursor: own(p, 'cursor') };

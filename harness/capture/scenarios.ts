@@ -115,7 +115,7 @@ const versionNegotiation: Scenario = async (host) => {
   return ran(name, { baseCall: indexOf(host, base.exchange) });
 };
 
-/** Walk a list with a small `max_results`, following `pagination.cursor` while `has_more` is true. */
+/** Walk a list with a small `max_results`, following the pagination cursor while `has_more` is true. */
 const pagination: Scenario = async (host) => {
   const name = SCENARIO.pagination;
   const tasks = LIST_TASKS.map((t) => t.tool);

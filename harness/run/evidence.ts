@@ -5,6 +5,7 @@
 import type { AgentCapture, Exchange } from '../capture/exchange.ts';
 import type { Evidence, ReportOutcome } from '../report/model.ts';
 import { sellerText } from '../sanitize.ts';
+import outputConformance from '../checks/schema/output-conformance.ts';
 
 const REQUEST_CHARS = 600;
 const ANSWER_CHARS = 800;
@@ -130,7 +131,7 @@ export function callEvidence(x: Exchange, capture: AgentCapture, secrets: readon
  */
 export function diagnoseSchemaErrors(o: Pick<ReportOutcome, 'check' | 'schemaErrors'>): string | undefined {
   const errors = o.schemaErrors ?? [];
-  if (o.check !== 'schema.output-conformance' || errors.length === 0 || !errors.every((e) => e.keyword === 'additionalProperties')) return undefined;
+  if (o.check !== outputConformance.id || errors.length === 0 || !errors.every((e) => e.keyword === 'additionalProperties')) return undefined;
   const fields = [...new Set(errors.map((e) => /'([^']{1,60})'/.exec(e.expected)?.[1]).filter((f): f is string => f !== undefined))].slice(0, 5);
   const named = fields.length ? ` (${fields.join(', ')})` : '';
   return `Your outputSchema forbids fields your tool returns${named}: it says \`additionalProperties: false\`. An MCP SDK \`z.object\` outputSchema is advertised that way, while the SDK's own zod check accepts the extra fields and sends them out. List every field you return in the schema, or make it \`z.looseObject(…)\` / \`.passthrough()\`.`;

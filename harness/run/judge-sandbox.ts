@@ -318,7 +318,7 @@ function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput)
  * Judge one agent (createSchemaService + judgeAgent) in a worker under `budget`. Never throws and never
  * rejects. A worker that runs past its deadline or out of memory is terminated; when it was in a step
  * that can be left out (an outputSchema's compile or validation, an AdCP validation, one check on one
- * call), the agent is judged again without it — the finding names the step (`schema.output-conformance`
+ * call), the agent is judged again without it — the finding names the step (schema.output-conformance
  * fails with "your outputSchema of X took longer than N ms to validate: pattern … at …"; our own AdCP
  * validation or a check is `untested` with the reason) — at most `retries` times, each with the full
  * budget. Otherwise, or past that, the result is `{ok:false, reason}` naming what was running.

@@ -17,6 +17,8 @@ import { judgeCapture } from './judge.ts';
 import type { RunSnapshot } from './watch.ts';
 import { warmJudge } from './warm-schemas.ts';
 import { wireLogger } from './wire-log.ts';
+import initializeCheck from '../checks/transport/initialize.ts';
+import toolsListCheck from '../checks/transport/tools-list.ts';
 
 const CAPABILITIES = 'get_adcp_capabilities';
 
@@ -80,7 +82,7 @@ export async function probeOnce(r: ProbeRun): Promise<ProbeShown> {
   const outcomes =
     call !== undefined
       ? data.outcomes.filter((o) => o.call === call)
-      : data.outcomes.filter((o) => o.check === 'transport.initialize' || o.check === 'transport.tools-list');
+      : data.outcomes.filter((o) => o.check === initializeCheck.id || o.check === toolsListCheck.id);
   const report: AgentReport = { ...data.facts, outcomes };
   const verdict = agentVerdict(report, r.strict);
   const code = verdict === 'incomplete' ? 3 : verdict === 'nonconformant' ? 1 : 0;
