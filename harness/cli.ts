@@ -4,14 +4,25 @@ import { stripUnsafeKeepingLines } from './sanitize.ts';
 
 const commands: Record<string, { summary: string; load: () => Promise<{ main(argv: string[]): Promise<number> }> }> = {
   run: { summary: 'run the checks against live agents (default: the embedded reference seller)', load: () => import('./commands/run.ts') },
-  probe: { summary: 'call one tool of one agent and show the answer and every check on it (dev loop)', load: () => import('./commands/probe.ts') },
+  probe: {
+    summary: 'call one tool of one agent and show the answer and every check on it (dev loop)',
+    load: () => import('./commands/probe.ts'),
+  },
   checks: { summary: 'list the check catalog (id, severity, title, proving fault)', load: () => import('./commands/checks.ts') },
   vectors: { summary: 'run vector files (ours or the official AdCP format)', load: () => import('./commands/vectors.ts') },
 };
 
 function usage(): string {
   const rows = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}`);
-  return ['usage: adcp-conformance <command> [options]', '       adcp-conformance --version', '', 'commands:', ...rows, '', "'adcp-conformance <command> --help' for its options"].join('\n');
+  return [
+    'usage: adcp-conformance <command> [options]',
+    '       adcp-conformance --version',
+    '',
+    'commands:',
+    ...rows,
+    '',
+    "'adcp-conformance <command> --help' for its options",
+  ].join('\n');
 }
 
 async function cli(argv: string[]): Promise<number> {
@@ -19,7 +30,9 @@ async function cli(argv: string[]): Promise<number> {
   if (name === '--version' || name === '-V' || name === 'version') {
     const { toolVersions } = await import('./version.ts');
     const v = toolVersions();
-    process.stdout.write(`adcp-conformance ${v.harnessVersion} (node ${v.node}, @modelcontextprotocol/sdk ${v.mcpSdkVersion}, @adcp/sdk ${v.adcpSdkVersion})\n`);
+    process.stdout.write(
+      `adcp-conformance ${v.harnessVersion} (node ${v.node}, @modelcontextprotocol/sdk ${v.mcpSdkVersion}, @adcp/sdk ${v.adcpSdkVersion})\n`,
+    );
     return 0;
   }
   if (!name || name === '--help' || name === '-h' || name === 'help') {

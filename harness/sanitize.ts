@@ -10,7 +10,8 @@ export const MAX_TEXT = 1000;
 // that judge seller text: C0 controls, DEL and C1 controls; bidi marks, embeddings, overrides and
 // isolates; zero-width characters and the BOM; line and paragraph separators; interlinear annotations;
 // and the non-characters U+FFFE / U+FFFF (invalid in XML).
-const UNSAFE_CLASS = '\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u180E\\u200B-\\u200F\\u2028-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB\\uFFFE\\uFFFF';
+const UNSAFE_CLASS =
+  '\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u180E\\u200B-\\u200F\\u2028-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB\\uFFFE\\uFFFF';
 const UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'g');
 const UNSAFE_RUN = new RegExp(`[${UNSAFE_CLASS}\\s]+`, 'g');
 // Line breaks (and tabs) among them: where text is stripped they become a visible space, so a seller
@@ -78,12 +79,20 @@ export function optionalText(value: unknown, secrets: readonly string[] = [], ma
 
 // Characters XML 1.0 does not allow at all (Char production): C0 controls but tab / LF / CR, lone
 // surrogates, U+FFFE and U+FFFF. A single one makes the whole junit.xml unparsable.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/* eslint-disable no-control-regex -- matching control characters is the point */
+const XML_ILLEGAL =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/* eslint-enable no-control-regex */
 
 /** Text for an XML attribute or element body: XML-illegal characters dropped, markup escaped. */
 export function escapeXml(text: string): string {
-  return text.replace(XML_ILLEGAL, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return text
+    .replace(XML_ILLEGAL, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 /** Text for a Markdown table cell or list item: no formatting, links, HTML or cell breaks survive. */

@@ -36,7 +36,11 @@ export async function defineAgentSuite(key: string): Promise<void> {
     // every test case's result.
     const suite = TestRunner.getCurrentSuite().suite;
     if (!suite) throw new Error(`agent suite ${key}: vitest gave the describe block no task`);
-    Object.assign(suite.meta, { adcpAgent: data.facts, adcpOutcomes: data.outcomes, adcpRun: { strict: data.strict, junitAll, ...(data.runAgents === undefined ? {} : { agents: data.runAgents }) } });
+    Object.assign(suite.meta, {
+      adcpAgent: data.facts,
+      adcpOutcomes: data.outcomes,
+      adcpRun: { strict: data.strict, junitAll, ...(data.runAgents === undefined ? {} : { agents: data.runAgents }) },
+    });
   });
 }
 

@@ -39,7 +39,8 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0,
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 /** Own property of a seller object, never through its prototype chain. */
 const own = (v: unknown, key: string): unknown => (isObject(v) && Object.hasOwn(v, key) ? v[key] : undefined);
-const exitWords = (exit: { code: number | null; signal: string | null }): string => (exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`);
+const exitWords = (exit: { code: number | null; signal: string | null }): string =>
+  exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
 /** The first non-blank lines of a text, joined on one line. */
 const firstLines = (text: string, n: number): string =>
   text
@@ -118,7 +119,10 @@ class AgentRun {
     let onAbort: (() => void) | undefined;
     const signal = this.opts.signal;
     const cut = new Promise<TransportFailure>((resolve) => {
-      watchdog = setTimeout(() => resolve(failure('timeout', `agent timeout: the agent did not finish within ${agentMs} ms`, [])), runBudget);
+      watchdog = setTimeout(
+        () => resolve(failure('timeout', `agent timeout: the agent did not finish within ${agentMs} ms`, [])),
+        runBudget,
+      );
       if (signal?.aborted) resolve(failure('timeout', 'the run was cancelled before this agent started', []));
       onAbort = () => resolve(failure('timeout', 'the run was cancelled', []));
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -202,7 +206,9 @@ class AgentRun {
     const stdio = this.session?.stdio;
     if (stdio?.exit || stdio?.killedBecause) {
       const why =
-        stdio.killedBecause !== undefined ? `the harness killed the server: ${stdio.killedBecause}` : `the server process exited (${exitWords(stdio.exit!)})`;
+        stdio.killedBecause !== undefined
+          ? `the harness killed the server: ${stdio.killedBecause}`
+          : `the server process exited (${exitWords(stdio.exit!)})`;
       this.state.aborted ??= failure('closed', `${why}; ${notRun}`, this.secrets);
       return true;
     }
@@ -225,7 +231,10 @@ class AgentRun {
       call: async (tool: string, args: Record<string, unknown>, scenario: ExchangeScenario): Promise<Exchange | undefined> => {
         if (this.blocked(`scenario ${scenario.name} step ${scenario.step} not run`)) return undefined;
         this.progress(`${scenario.name}: call ${tool} (${scenario.step})`);
-        const x = { ...(await this.callTool({ tool, arguments: args, intent: 'valid' }, this.state.exchanges.length)), scenario: { ...scenario } };
+        const x = {
+          ...(await this.callTool({ tool, arguments: args, intent: 'valid' }, this.state.exchanges.length)),
+          scenario: { ...scenario },
+        };
         this.state.exchanges.push(x);
         return x;
       },
@@ -261,13 +270,16 @@ class AgentRun {
       client.onerror = () => {}; // every failure that matters is recorded per call
       const budget = Math.min(connectDeadline - performance.now(), this.remaining());
       const call = this.tracker.begin('initialize');
-      const timer = setTimeout(() => {
-        const within = `within ${this.agent.timeouts.connectMs} ms`;
-        if (!call.raw) return this.tracker.fail(failure('timeout', `initialize: no answer ${within}`, []), call);
-        // Answered, but connect() still waits on the notifications/initialized POST: cut that too.
-        call.failure ??= failure('timeout', `initialize answered, but the notifications/initialized POST got no answer ${within}`, []);
-        call.wire.abort(new Error(call.failure.message));
-      }, Math.max(0, budget));
+      const timer = setTimeout(
+        () => {
+          const within = `within ${this.agent.timeouts.connectMs} ms`;
+          if (!call.raw) return this.tracker.fail(failure('timeout', `initialize: no answer ${within}`, []), call);
+          // Answered, but connect() still waits on the notifications/initialized POST: cut that too.
+          call.failure ??= failure('timeout', `initialize answered, but the notifications/initialized POST got no answer ${within}`, []);
+          call.wire.abort(new Error(call.failure.message));
+        },
+        Math.max(0, budget),
+      );
       const t0 = performance.now();
       let error: unknown;
       let ok = false;
@@ -296,7 +308,12 @@ class AgentRun {
       }
       let why = call.failure ?? classify(error, this.secrets, 'connect');
       if (session.stdio) why = await this.stdioStartFailure(session.stdio, why);
-      const retry = attempt === 1 && this.agent.transport === 'http' && (why.kind === 'connect' || why.kind === 'network' || why.kind === 'closed') && connectDeadline - performance.now() > 500 && !this.stopped;
+      const retry =
+        attempt === 1 &&
+        this.agent.transport === 'http' &&
+        (why.kind === 'connect' || why.kind === 'network' || why.kind === 'closed') &&
+        connectDeadline - performance.now() > 500 &&
+        !this.stopped;
       await session.close();
       if (!retry) {
         this.state.initialize = { ok: false, failure: why };
@@ -337,7 +354,11 @@ class AgentRun {
     while (!this.stopped) {
       const params = cursor === undefined ? {} : { cursor };
       let page = await this.request('tools/list', params, Math.min(connectBudget, this.remaining()));
-      if (page.kind === 'transport-error' && this.agent.transport === 'http' && ['network', 'closed', 'connect'].includes(page.failure.kind)) {
+      if (
+        page.kind === 'transport-error' &&
+        this.agent.transport === 'http' &&
+        ['network', 'closed', 'connect'].includes(page.failure.kind)
+      ) {
         page = await this.request('tools/list', params, Math.min(connectBudget, this.remaining())); // idempotent: once more
       }
       pages++;
@@ -349,7 +370,11 @@ class AgentRun {
         const message = own(page.error, 'message');
         this.state.toolsList = {
           ok: false,
-          failure: failure('protocol', `tools/list answered with a JSON-RPC error: ${own(page.error, 'code')} ${typeof message === 'string' ? message : ''}`, this.secrets),
+          failure: failure(
+            'protocol',
+            `tools/list answered with a JSON-RPC error: ${own(page.error, 'code')} ${typeof message === 'string' ? message : ''}`,
+            this.secrets,
+          ),
         };
         return;
       }
@@ -368,7 +393,11 @@ class AgentRun {
         break;
       }
       if (pages >= MAX_TOOL_PAGES) {
-        this.tracker.violation('endless-pagination', `tools/list still gave a nextCursor after ${MAX_TOOL_PAGES} pages; stopped there`, 'tools/list');
+        this.tracker.violation(
+          'endless-pagination',
+          `tools/list still gave a nextCursor after ${MAX_TOOL_PAGES} pages; stopped there`,
+          'tools/list',
+        );
         break;
       }
       seen.add(digest);
@@ -414,12 +443,18 @@ class AgentRun {
   ): Promise<ExchangeOutcome & { call: PendingCall }> {
     const client = this.session?.client;
     const name = own(params, 'name');
-    const call = this.tracker.begin(method, method === 'tools/call' && typeof name === 'string' ? `tools/call ${name.slice(0, 128)}` : method);
+    const call = this.tracker.begin(
+      method,
+      method === 'tools/call' && typeof name === 'string' ? `tools/call ${name.slice(0, 128)}` : method,
+    );
     if (!client || budgetMs <= 0) {
       this.tracker.end(call);
       return { kind: 'transport-error', failure: failure('timeout', `agent timeout before ${method}`, []), call };
     }
-    const timer = setTimeout(() => this.tracker.fail(failure('timeout', `${method}: no answer within ${Math.round(budgetMs)} ms`, []), call), budgetMs);
+    const timer = setTimeout(
+      () => this.tracker.fail(failure('timeout', `${method}: no answer within ${Math.round(budgetMs)} ms`, []), call),
+      budgetMs,
+    );
     let value: unknown;
     let error: unknown;
     let settled = false;
@@ -437,7 +472,9 @@ class AgentRun {
     }
     const raw = call.raw?.message;
     if (raw) {
-      return Object.hasOwn(raw, 'error') ? { kind: 'jsonrpc-error', error: raw['error'], call } : { kind: 'result', result: raw['result'], call };
+      return Object.hasOwn(raw, 'error')
+        ? { kind: 'jsonrpc-error', error: raw['error'], call }
+        : { kind: 'result', result: raw['result'], call };
     }
     if (call.failure) return { kind: 'transport-error', failure: call.failure, call };
     if (!settled) return { kind: 'transport-error', failure: classify(error, this.secrets), call };

@@ -164,7 +164,8 @@ export function defineCheck<T extends Check>(check: T): T {
   if (!ID.test(check.id)) problems.push(`id '${check.id}' is not area.kebab-slug`);
   if (!check.title) problems.push('title is empty');
   if (!check.fix) problems.push('fix is empty');
-  if (!check.spec?.label || !/^(https:\/\/|README\.md#)/.test(check.spec?.url ?? '')) problems.push('spec needs a label and a public https URL (or README.md#section for a harness addition)');
+  if (!check.spec?.label || !/^(https:\/\/|README\.md#)/.test(check.spec?.url ?? ''))
+    problems.push('spec needs a label and a public https URL (or README.md#section for a harness addition)');
   if (check.harnessAddition && !check.spec.url.startsWith('README.md#')) problems.push('a harness addition links its README section');
   if (typeof check.judge !== 'function') problems.push('judge is not a function');
   if (problems.length) throw new Error(`check ${String(check.id)}: ${problems.join('; ')}`);

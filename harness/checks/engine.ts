@@ -37,7 +37,11 @@ function belowLevel(below: Level | { notApplicable: string }, why: string): Reso
 }
 
 /** The level a check has for this call (or session): fixed, or read off the negotiated MCP revision / AdCP version. */
-export function resolveLevel(rule: SeverityRule, protocol: unknown, adcp: () => { major: number; minor: number; label: string }): ResolvedLevel {
+export function resolveLevel(
+  rule: SeverityRule,
+  protocol: unknown,
+  adcp: () => { major: number; minor: number; label: string },
+): ResolvedLevel {
   if (typeof rule === 'string') return { level: rule };
   if ('byMcpRevision' in rule) {
     if (typeof protocol !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(protocol)) {
@@ -109,7 +113,9 @@ function levelForExchange(check: Check, x: Exchange, ctx: CheckContext): Resolve
       return adcpVersionOf(payload?.data ?? null, ctx);
     });
   } catch (err) {
-    return { untested: `the level of this rule could not be resolved (harness error: ${err instanceof Error ? err.message : String(err)})` };
+    return {
+      untested: `the level of this rule could not be resolved (harness error: ${err instanceof Error ? err.message : String(err)})`,
+    };
   }
 }
 
@@ -165,14 +171,19 @@ export function judgeAgent(
   select?: (checkId: string) => boolean,
   checks: readonly Check[] = catalog,
 ): Outcome[] {
-  const context: CheckContext = { schemas: ctx.schemas, agent: ctx.agent ?? capture.agent, ...(ctx.baseline ? { baseline: ctx.baseline } : {}) };
+  const context: CheckContext = {
+    schemas: ctx.schemas,
+    agent: ctx.agent ?? capture.agent,
+    ...(ctx.baseline ? { baseline: ctx.baseline } : {}),
+  };
   const exchanges = Array.isArray(capture.exchanges) ? capture.exchanges : [];
   const outcomes: Outcome[] = [];
   for (const check of checks) {
     if (select && !select(check.id)) continue;
     if (check.scope === 'agent') {
       const level = levelForSession(check, capture, context);
-      for (const { subject, verdict } of runAgentCheck(check, capture, context)) outcomes.push(toOutcome(check, String(subject), verdict, level));
+      for (const { subject, verdict } of runAgentCheck(check, capture, context))
+        outcomes.push(toOutcome(check, String(subject), verdict, level));
       continue;
     }
     for (const [call, x] of exchanges.entries()) {
@@ -183,7 +194,8 @@ export function judgeAgent(
       outcomes.push(toOutcome(check, '(no calls)', untested(why), { level: typeof check.severity === 'string' ? check.severity : 'MUST' }));
     }
     const level = levelForSession(check, capture, context);
-    for (const { subject, verdict } of runSessionVerdicts(check, capture, context)) outcomes.push(toOutcome(check, String(subject), verdict, level));
+    for (const { subject, verdict } of runSessionVerdicts(check, capture, context))
+      outcomes.push(toOutcome(check, String(subject), verdict, level));
   }
   return outcomes;
 }

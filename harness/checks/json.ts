@@ -82,7 +82,8 @@ export function jsonBytes(v: unknown): number | null {
   while (stack.length > 0) {
     if (++steps > MAX_WALK) return null;
     const x = stack.pop();
-    if (x === null || x === undefined || typeof x === 'function' || typeof x === 'symbol') total += 4; // null (only array items reach here as undefined)
+    if (x === null || x === undefined || typeof x === 'function' || typeof x === 'symbol')
+      total += 4; // null (only array items reach here as undefined)
     else if (typeof x === 'string') total += Buffer.byteLength(JSON.stringify(x), 'utf8');
     else if (typeof x === 'number') total += Number.isFinite(x) ? String(x).length : 4;
     else if (typeof x === 'boolean') total += x ? 4 : 5;

@@ -94,7 +94,11 @@ export function fillCapture(partial: unknown, exchange: unknown): AgentCapture {
       if (seen.has(x.tool)) continue;
       seen.add(x.tool);
       const out = x.advertised?.outputSchema;
-      tools.push(out === undefined ? { name: x.tool, inputSchema: { type: 'object' } } : { name: x.tool, inputSchema: { type: 'object' }, outputSchema: out });
+      tools.push(
+        out === undefined
+          ? { name: x.tool, inputSchema: { type: 'object' } }
+          : { name: x.tool, inputSchema: { type: 'object' }, outputSchema: out },
+      );
     }
     capture.toolsList = { ok: true, tools, pages: 1 };
   }
@@ -139,7 +143,8 @@ export function fakeSchemaService(spec: unknown): SchemaService {
       const props = own(schema, 'properties');
       if (own(schema, 'additionalProperties') === false && isObject(props)) {
         for (const k of Object.keys(instance)) {
-          if (!hasOwn(props, k)) errors.push({ pointer: '', keyword: 'additionalProperties', expected: 'no additional properties', found: k });
+          if (!hasOwn(props, k))
+            errors.push({ pointer: '', keyword: 'additionalProperties', expected: 'no additional properties', found: k });
         }
       }
       return { errors };
@@ -171,7 +176,8 @@ export function runCheckVector(vector: unknown): { ok: boolean; diff: string } {
   const problems: string[] = [];
   for (const [checkId, status] of Object.entries(expected)) {
     if (!checkById(checkId)) problems.push(`${id}: unknown check id '${checkId}'`);
-    if (!STATUSES.includes(status as Status)) problems.push(`${id}: '${checkId}' expects '${String(status)}', not one of ${STATUSES.join('|')}`);
+    if (!STATUSES.includes(status as Status))
+      problems.push(`${id}: '${checkId}' expects '${String(status)}', not one of ${STATUSES.join('|')}`);
   }
   if (problems.length > 0) return { ok: false, diff: problems.join('\n') };
 

@@ -13,9 +13,7 @@ import { hasOwn, isObject, own, type JsonObject } from './json.ts';
 export const NO_ANSWER = 'no answer: see transport.call';
 
 export type ResultView =
-  | { kind: 'success'; result: JsonObject }
-  | { kind: 'error'; result: JsonObject }
-  | { kind: 'none'; reason: string; verdict: Verdict };
+  { kind: 'success'; result: JsonObject } | { kind: 'error'; result: JsonObject } | { kind: 'none'; reason: string; verdict: Verdict };
 
 /** Classify the outcome of a call: a success result, an error result, or not a judgeable result. */
 export function viewResult(x: Exchange): ResultView {

@@ -40,7 +40,13 @@ export function catalogRows(): CatalogRow[] {
 }
 
 export function renderTable(rows: CatalogRow[]): string {
-  const cells = rows.map((r) => [r.id, r.severity, r.live ? 'live' : '', r.title, r.faults.length > 0 ? r.faults.join(', ') : r.provenBy !== undefined ? `test: ${r.provenBy}` : '—']);
+  const cells = rows.map((r) => [
+    r.id,
+    r.severity,
+    r.live ? 'live' : '',
+    r.title,
+    r.faults.length > 0 ? r.faults.join(', ') : r.provenBy !== undefined ? `test: ${r.provenBy}` : '—',
+  ]);
   const header = ['ID', 'SEVERITY', 'SCOPE', 'TITLE', 'PROVEN BY FAULT'];
   const all = [header, ...cells];
   const widths = header.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));
@@ -84,7 +90,12 @@ export async function main(argv: string[]): Promise<number> {
     }
   }
   const rows = catalogRows();
-  const text = format === 'json' ? JSON.stringify(rows, null, 2) : format === 'markdown' ? renderMarkdown(rows) : `${renderTable(rows)}\n\n${rows.length} checks`;
+  const text =
+    format === 'json'
+      ? JSON.stringify(rows, null, 2)
+      : format === 'markdown'
+        ? renderMarkdown(rows)
+        : `${renderTable(rows)}\n\n${rows.length} checks`;
   process.stdout.write(`${text}\n`);
   return 0;
 }

@@ -11,11 +11,7 @@ export interface Substitution {
 const REFERENCE = /\$\$\{|\$\{([^}]*)\}/g;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export function expandEnv(
-  value: unknown,
-  env: NodeJS.ProcessEnv,
-  file: string,
-): { value: unknown; substitutions: Substitution[] } {
+export function expandEnv(value: unknown, env: NodeJS.ProcessEnv, file: string): { value: unknown; substitutions: Substitution[] } {
   const substitutions: Substitution[] = [];
   const visit = (v: unknown, pointer: string): unknown => {
     if (typeof v === 'string') return expandString(v, pointer);
@@ -23,7 +19,12 @@ export function expandEnv(
     if (v !== null && typeof v === 'object') {
       const out: Record<string, unknown> = {};
       for (const [k, item] of Object.entries(v)) {
-        Object.defineProperty(out, k, { value: visit(item, `${pointer}/${pointerSegment(k)}`), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, k, {
+          value: visit(item, `${pointer}/${pointerSegment(k)}`),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return out;
     }

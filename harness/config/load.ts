@@ -61,7 +61,12 @@ export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.
   const agents: AgentConfig[] = [];
   for (const [i, a] of raw.agents.entries()) {
     const first = seen.get(a.name);
-    if (first !== undefined) throw new ConfigError(file, pointerOf('agents', i, 'name'), `duplicate agent name '${a.name}' (already used by /agents/${first}/name)`);
+    if (first !== undefined)
+      throw new ConfigError(
+        file,
+        pointerOf('agents', i, 'name'),
+        `duplicate agent name '${a.name}' (already used by /agents/${first}/name)`,
+      );
     seen.set(a.name, i);
     agents.push(await resolveAgent(a, i, raw.defaults ?? {}, dir, file, substitutions));
   }
@@ -101,7 +106,9 @@ async function resolveAgent(
   // Every value spliced in from the environment for this agent — its own settings or the defaults it
   // inherits; url, headers, command, args, env, cwd, probe arguments alike — is a secret, whatever it is.
   const own = `${at()}/`;
-  const secrets: string[] = substitutions.filter((s) => s.pointer.startsWith(own) || s.pointer.startsWith('/defaults/')).map((s) => s.value);
+  const secrets: string[] = substitutions
+    .filter((s) => s.pointer.startsWith(own) || s.pointer.startsWith('/defaults/'))
+    .map((s) => s.value);
   const timeouts: Timeouts = {
     connectMs: a.timeouts?.connect ?? defaults.timeouts?.connect ?? DEFAULT_TIMEOUTS.connectMs,
     callMs: a.timeouts?.call ?? defaults.timeouts?.call ?? DEFAULT_TIMEOUTS.callMs,
@@ -115,7 +122,10 @@ async function resolveAgent(
     maxBytes: a.maxBytes ?? defaults.maxBytes ?? DEFAULT_MAX_BYTES,
     ...optional('protocolVersion', a.protocolVersion ?? defaults.protocolVersion),
     ...optional('adcpVersion', a.adcpVersion ?? defaults.adcpVersion),
-    ...optional('probes', (a.probes ?? defaults.probes)?.map((p) => ({ tool: p.tool, arguments: p.arguments, intent: p.intent ?? 'valid' }))),
+    ...optional(
+      'probes',
+      (a.probes ?? defaults.probes)?.map((p) => ({ tool: p.tool, arguments: p.arguments, intent: p.intent ?? 'valid' })),
+    ),
     ...optional('metaIdTools', mergeMaps(defaults.metaIdTools, a.metaIdTools)),
     ...optional('expect', mergeMaps(defaults.expect, a.expect)),
     ...optional('expectPointers', expectPointers(defaults.expect, a.expect, at)),
@@ -180,7 +190,11 @@ function credentialParts(value: string): string[] {
 }
 
 /** Each merged `expect` key → where it is written: the agent's own entry wins over the defaults' one. */
-function expectPointers(defaults: Record<string, string> | undefined, own: Record<string, string> | undefined, at: (...keys: Array<string | number>) => string): Record<string, string> | undefined {
+function expectPointers(
+  defaults: Record<string, string> | undefined,
+  own: Record<string, string> | undefined,
+  at: (...keys: Array<string | number>) => string,
+): Record<string, string> | undefined {
   if (!defaults && !own) return undefined;
   const pointers: Record<string, string> = {};
   for (const key of Object.keys(defaults ?? {})) pointers[key] = pointerOf('defaults', 'expect', key);

@@ -47,16 +47,28 @@ function describe(e: ErrorObject, file: string, doc: unknown): ConfigError {
     case 'additionalProperties': {
       const known = Object.keys(((e.parentSchema as Record<string, unknown>)?.['properties'] as object) ?? {});
       const key = String(params['additionalProperty']);
-      return new ConfigError(file, `${at}/${pointerSegment(key)}`, `'${key}' is not a known setting${known.length ? ` (expected one of: ${known.join(', ')})` : ''}`);
+      return new ConfigError(
+        file,
+        `${at}/${pointerSegment(key)}`,
+        `'${key}' is not a known setting${known.length ? ` (expected one of: ${known.join(', ')})` : ''}`,
+      );
     }
     case 'false schema': {
       const transport = transportAt(doc, at);
-      return new ConfigError(file, at, `is not allowed for transport '${transport ?? '?'}' (http takes url and headers; stdio takes command, args, env and cwd)`);
+      return new ConfigError(
+        file,
+        at,
+        `is not allowed for transport '${transport ?? '?'}' (http takes url and headers; stdio takes command, args, env and cwd)`,
+      );
     }
     case 'propertyNames':
       return new ConfigError(file, `${at}/${pointerSegment(String(params['propertyName']))}`, `must be ${hint ?? 'a valid name'}`);
     case 'enum':
-      return new ConfigError(file, at, `must be one of: ${(params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`);
+      return new ConfigError(
+        file,
+        at,
+        `must be one of: ${(params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      );
     case 'type':
       return new ConfigError(file, at, hint ? `must be ${hint}` : `must be ${article(String(params['type']))}`);
     default:

@@ -50,7 +50,8 @@ type SentRequest = { method: string; answered?: string };
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 /** A JSON-RPC id as a map key that keeps its type: the string "3" and the number 3 are different ids. */
 const idKey = (id: string | number): string => `${typeof id}:${id}`;
-const sameIdLoosely = (a: unknown, b: string | number): boolean => (typeof a === 'string' || typeof a === 'number') && String(a) === String(b);
+const sameIdLoosely = (a: unknown, b: string | number): boolean =>
+  (typeof a === 'string' || typeof a === 'number') && String(a) === String(b);
 const showId = (id: unknown): string => (typeof id === 'string' ? JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id) : String(id));
 
 export class CallTracker {
@@ -152,7 +153,10 @@ export class CallTracker {
       `a JSON array (batch) of ${items.length} message(s) arrived; the harness never sends a batch, and MCP removed batching in 2025-06-18`,
     );
     if (answersCall) {
-      this.fail({ kind: 'protocol', message: oneLine(`${call!.method} was answered inside a JSON-RPC batch array, not as a single response`, this.secrets) });
+      this.fail({
+        kind: 'protocol',
+        message: oneLine(`${call!.method} was answered inside a JSON-RPC batch array, not as a single response`, this.secrets),
+      });
     }
     return false;
   }
@@ -177,7 +181,10 @@ export class CallTracker {
     const id = message['id'];
     if (id === null || id === undefined) return true; // an error about a request the server could not read: the SDK reports it
     if (typeof id !== 'string' && typeof id !== 'number') {
-      this.violation('unknown-id', `an answer with id of type ${Array.isArray(id) ? 'array' : typeof id}: JSON-RPC ids are strings or numbers`);
+      this.violation(
+        'unknown-id',
+        `an answer with id of type ${Array.isArray(id) ? 'array' : typeof id}: JSON-RPC ids are strings or numbers`,
+      );
       return false;
     }
     const sent = this.sent.get(idKey(id));
@@ -188,9 +195,15 @@ export class CallTracker {
       const ours = other === undefined ? undefined : this.sent.get(idKey(other));
       if (ours && other !== undefined) {
         const answer = `an answer with id ${showId(id)} (${typeof id})`;
-        this.violation('id-type-mismatch', `${answer} to our ${ours.method} request id ${showId(other)} (${typeof other}): ids must match exactly`);
+        this.violation(
+          'id-type-mismatch',
+          `${answer} to our ${ours.method} request id ${showId(other)} (${typeof other}): ids must match exactly`,
+        );
         if (call?.id === other) {
-          this.fail({ kind: 'protocol', message: oneLine(`${call.method} was answered with id ${showId(id)}, not our id ${showId(other)}`, this.secrets) });
+          this.fail({
+            kind: 'protocol',
+            message: oneLine(`${call.method} was answered with id ${showId(id)}, not our id ${showId(other)}`, this.secrets),
+          });
         }
       } else {
         this.violation('unknown-id', `an answer to id ${showId(id)}, which the harness never sent`);
@@ -202,7 +215,10 @@ export class CallTracker {
       .digest('hex');
     if (sent.answered !== undefined) {
       const same = sent.answered === digest ? 'identical' : 'different';
-      this.violation('duplicate-response', `a second (${same}) answer to our ${sent.method} request id ${showId(id)}; only the first counts`);
+      this.violation(
+        'duplicate-response',
+        `a second (${same}) answer to our ${sent.method} request id ${showId(id)}; only the first counts`,
+      );
       return false;
     }
     sent.answered = digest;
@@ -243,13 +259,19 @@ function whyMalformed(m: Record<string, unknown>): string {
   if (hasResult && hasError) return 'both `result` and `error` are present';
   if (hasResult) {
     const r = m['result'];
-    if (r === null || typeof r !== 'object' || Array.isArray(r)) return `\`result\` is ${Array.isArray(r) ? 'an array' : r === null ? 'null' : `a ${typeof r}`}, not an object`;
+    if (r === null || typeof r !== 'object' || Array.isArray(r))
+      return `\`result\` is ${Array.isArray(r) ? 'an array' : r === null ? 'null' : `a ${typeof r}`}, not an object`;
     const meta = (r as Record<string, unknown>)['_meta'];
-    if (Object.hasOwn(r, '_meta') && (meta === null || typeof meta !== 'object' || Array.isArray(meta))) return '`result._meta` is not an object';
+    if (Object.hasOwn(r, '_meta') && (meta === null || typeof meta !== 'object' || Array.isArray(meta)))
+      return '`result._meta` is not an object';
   }
   if (hasError) {
     const e = m['error'];
-    const ok = e !== null && typeof e === 'object' && Number.isInteger((e as Record<string, unknown>)['code']) && typeof (e as Record<string, unknown>)['message'] === 'string';
+    const ok =
+      e !== null &&
+      typeof e === 'object' &&
+      Number.isInteger((e as Record<string, unknown>)['code']) &&
+      typeof (e as Record<string, unknown>)['message'] === 'string';
     if (!ok) return '`error` needs an integer `code` and a string `message`';
   }
   const extra = Object.keys(m).filter((k) => !['jsonrpc', 'id', 'result', 'error'].includes(k));

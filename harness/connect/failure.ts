@@ -34,7 +34,16 @@ export class OversizeError extends Error {
   }
 }
 
-const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOENT', 'EACCES', 'UND_ERR_CONNECT_TIMEOUT']);
+const CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOENT',
+  'EACCES',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 const CLOSED_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ERR_STREAM_PREMATURE_CLOSE']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
@@ -59,9 +68,7 @@ function causedBy(err: unknown, name: string): boolean {
 function messageOf(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const cause = (err as { cause?: unknown }).cause;
-  return cause instanceof Error && cause.message && !err.message.includes(cause.message)
-    ? `${err.message}: ${cause.message}`
-    : err.message;
+  return cause instanceof Error && cause.message && !err.message.includes(cause.message) ? `${err.message}: ${cause.message}` : err.message;
 }
 
 /** Classify a thrown value. `phase` tells what the harness was doing (a failure while connecting is 'connect'). */
@@ -79,8 +86,10 @@ export function classify(err: unknown, secrets: readonly string[], phase: 'conne
   const code = codeOf(err);
   // llhttp refused the response (a header folded over CR LF, a control character in a header …): the
   // seller's HTTP is malformed, whatever the harness was doing.
-  if (code?.startsWith('HPE_') || causedBy(err, 'HTTPParserError')) return failure('protocol', `malformed HTTP response: ${message}`, secrets);
-  if (code === 'UND_ERR_HEADERS_OVERFLOW') return failure('network', `${code}: the response headers passed the client's size limit (${message})`, secrets);
+  if (code?.startsWith('HPE_') || causedBy(err, 'HTTPParserError'))
+    return failure('protocol', `malformed HTTP response: ${message}`, secrets);
+  if (code === 'UND_ERR_HEADERS_OVERFLOW')
+    return failure('network', `${code}: the response headers passed the client's size limit (${message})`, secrets);
   if (code && TIMEOUT_CODES.has(code)) return failure('timeout', `${code}: ${message}`, secrets);
   if (code && CONNECT_CODES.has(code)) return failure(phase === 'connect' ? 'connect' : 'network', `${code}: ${message}`, secrets);
   if (code && CLOSED_CODES.has(code)) return failure('closed', `${code}: ${message}`, secrets);

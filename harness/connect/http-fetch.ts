@@ -114,7 +114,11 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
       if (wwwAuthenticate !== undefined) observation.wwwAuthenticate = wwwAuthenticate;
       if (call) {
         const shown = [
-          wwwAuthenticate !== undefined ? `WWW-Authenticate: ${wwwAuthenticate}` : response.status === 401 ? 'no WWW-Authenticate header' : '',
+          wwwAuthenticate !== undefined
+            ? `WWW-Authenticate: ${wwwAuthenticate}`
+            : response.status === 401
+              ? 'no WWW-Authenticate header'
+              : '',
           excerpt !== undefined ? `body: ${excerpt}` : '',
         ].filter(Boolean);
         const what = `${call.method} got HTTP ${response.status} (${contentType ?? 'no content type'})`;
@@ -133,7 +137,12 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
       return new Response(null, init2);
     }
     if (type === 'application/json') {
-      const text = await readCapped(source, maxBytes, (seen) => onOversize(call, seen), () => tracker.invalidUtf8('a JSON body'));
+      const text = await readCapped(
+        source,
+        maxBytes,
+        (seen) => onOversize(call, seen),
+        () => tracker.invalidUtf8('a JSON body'),
+      );
       // The SDK reads only what the gate admitted ('[]' when it withheld everything: a batch, a wrong id).
       return new Response(gateJson(text, tracker) ? text : '[]', init2);
     }
@@ -158,10 +167,15 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
     const snippet = await readUpTo(source, Math.min(ERROR_SNIPPET_BYTES, maxBytes));
     if (call) {
       tracker.fail(
-        failure('http-status', `HTTP ${response.status} with content type ${contentType ?? '(none)'}: ${oneLine(snippet, secrets, 160)}`, secrets, {
-          httpStatus: response.status,
-          contentType,
-        }),
+        failure(
+          'http-status',
+          `HTTP ${response.status} with content type ${contentType ?? '(none)'}: ${oneLine(snippet, secrets, 160)}`,
+          secrets,
+          {
+            httpStatus: response.status,
+            contentType,
+          },
+        ),
         call,
       );
     }
@@ -221,7 +235,12 @@ function gateData(data: string, tracker: CallTracker): boolean {
 }
 
 /** Read a whole body, failing with OversizeError (and cancelling the socket) past `maxBytes`. */
-async function readCapped(source: ReadableStream<Uint8Array>, maxBytes: number, oversize: (seen: number) => void, notUtf8: () => void): Promise<string> {
+async function readCapped(
+  source: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  oversize: (seen: number) => void,
+  notUtf8: () => void,
+): Promise<string> {
   const reader = source.getReader();
   const chunks: Uint8Array[] = [];
   let seen = 0;

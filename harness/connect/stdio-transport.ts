@@ -172,7 +172,8 @@ export class HarnessStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (this.killedBecause) return Promise.reject(new Error(`Not connected: the harness killed the server (${this.killedBecause})`));
-    if (!stdin || stdin.destroyed || !stdin.writable) return Promise.reject(new Error('Not connected: the server process has closed its stdin'));
+    if (!stdin || stdin.destroyed || !stdin.writable)
+      return Promise.reject(new Error('Not connected: the server process has closed its stdin'));
     const line = JSON.stringify(message) + '\n';
     // A server that stops reading its stdin (while, say, flooding us with requests to answer) would
     // otherwise make this buffer grow without bound.
@@ -214,8 +215,7 @@ export class HarnessStdioTransport implements Transport {
     this.closing = true; // an exit from here on is ours, not a crash
     const grace = this.opts.graceMs ?? 500;
     const reaped = () => child.exitCode !== null || child.signalCode !== null;
-    const wait = (ms: number) =>
-      Promise.race([this.closed, new Promise<void>((r) => setTimeout(r, ms).unref())]);
+    const wait = (ms: number) => Promise.race([this.closed, new Promise<void>((r) => setTimeout(r, ms).unref())]);
     if (!reaped()) {
       child.stdin?.end();
       await wait(grace);
@@ -338,7 +338,11 @@ export class HarnessStdioTransport implements Transport {
 
 /** A JSON array of JSON-RPC messages (a batch), as opposed to a log line that happens to be an array. */
 function isBatch(value: unknown): value is unknown[] {
-  return Array.isArray(value) && value.length > 0 && value.every((m) => m !== null && typeof m === 'object' && (m as { jsonrpc?: unknown }).jsonrpc === '2.0');
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((m) => m !== null && typeof m === 'object' && (m as { jsonrpc?: unknown }).jsonrpc === '2.0')
+  );
 }
 
 function isDirectory(path: string): boolean {

@@ -1,6 +1,18 @@
 // report.json: the stable, documented machine-readable report (README § "report.json"), validated by
 // harness/report/report.schema.json. Bump REPORT_SCHEMA_VERSION on any change that is not a pure addition.
-import { addCounts, agentVerdict, baselineUse, configErrorsOf, countOutcomes, exitCodeOf, gateExitCode, incompleteReason, runVerdict, verdictText, ZERO_COUNTS } from './model.ts';
+import {
+  addCounts,
+  agentVerdict,
+  baselineUse,
+  configErrorsOf,
+  countOutcomes,
+  exitCodeOf,
+  gateExitCode,
+  incompleteReason,
+  runVerdict,
+  verdictText,
+  ZERO_COUNTS,
+} from './model.ts';
 import type { BaselineUse, Comparison, Counts, Evidence, FailOn, Layer, RunProvenance, RunReport, Verdict } from './model.ts';
 import type { Level, SchemaError, Status } from '../checks/check.ts';
 import { HARNESS_VERSION } from '../version.ts';
@@ -98,12 +110,21 @@ export function buildReportJson(report: RunReport): ReportJson {
       durationMs: a.durationMs ?? null,
       // Explicit field lists: nothing from a seller is ever spread into the report.
       outcomes: a.outcomes.map((o) => {
-        const out: ReportJsonOutcome = { check: o.check, tool: o.tool, status: o.status, message: o.message, severity: o.severity, spec: o.spec, specUrl: o.specUrl };
+        const out: ReportJsonOutcome = {
+          check: o.check,
+          tool: o.tool,
+          status: o.status,
+          message: o.message,
+          severity: o.severity,
+          spec: o.spec,
+          specUrl: o.specUrl,
+        };
         if (o.fix !== undefined) out.fix = o.fix;
         if (o.pointer !== undefined) out.pointer = o.pointer;
         if (o.expected !== undefined) out.expected = o.expected;
         if (o.found !== undefined) out.found = o.found;
-        if (o.schemaErrors !== undefined) out.schemaErrors = o.schemaErrors.map((e) => ({ pointer: e.pointer, keyword: e.keyword, expected: e.expected, found: e.found }));
+        if (o.schemaErrors !== undefined)
+          out.schemaErrors = o.schemaErrors.map((e) => ({ pointer: e.pointer, keyword: e.keyword, expected: e.expected, found: e.found }));
         if (o.schemaErrorsOmitted !== undefined) out.schemaErrorsOmitted = o.schemaErrorsOmitted;
         if (o.durationMs !== undefined) out.durationMs = o.durationMs;
         if (o.evidence !== undefined) out.evidence = pickEvidence(o.evidence);
@@ -112,7 +133,12 @@ export function buildReportJson(report: RunReport): ReportJson {
         if (o.flaky === true) out.flaky = true;
         return out;
       }),
-      layers: { validate_root: a.layers.validate_root, legacy_wrapper: a.layers.legacy_wrapper, missing: a.layers.missing, schema: a.layers.schema },
+      layers: {
+        validate_root: a.layers.validate_root,
+        legacy_wrapper: a.layers.legacy_wrapper,
+        missing: a.layers.missing,
+        schema: a.layers.schema,
+      },
       summary: counts,
     };
     if (a.stderrTail !== undefined) agent.stderrTail = a.stderrTail;

@@ -128,7 +128,11 @@ export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMM
   });
   if (sb || sbRows.length) {
     const how = sb?.strict ? 'counted (--strict-storyboards)' : 'advisory: not in the verdict';
-    add('Storyboards', ['', `## Storyboards ${md(sb?.selection ?? '')}`, '', `AdCP storyboard corpus ${md(sb?.corpusVersion ?? '?')}; ${how}.`, ''], sbRows);
+    add(
+      'Storyboards',
+      ['', `## Storyboards ${md(sb?.selection ?? '')}`, '', `AdCP storyboard corpus ${md(sb?.corpusVersion ?? '?')}; ${how}.`, ''],
+      sbRows,
+    );
     outcomeSection(add, 'Storyboard failures', report.agents, (o) => o.check.startsWith('storyboard.') && o.status === 'fail');
   }
   outcomeSection(

@@ -190,9 +190,17 @@ export function baselineUse(report: RunReport): BaselineUse {
   if (!entries) return { state: 'none', entries, text: 'baselines: none (no agent has expect entries)' };
   const baselined = report.agents.reduce((n, a) => n + countOutcomes(a.outcomes).baselined, 0);
   if (withEntries.some((a) => a.baseline?.applied === false)) {
-    return { state: 'ignored', entries, text: `baselines: NOT applied (--no-baseline): ${entries} expect entr${entries === 1 ? 'y' : 'ies'} ignored, every failure counts` };
+    return {
+      state: 'ignored',
+      entries,
+      text: `baselines: NOT applied (--no-baseline): ${entries} expect entr${entries === 1 ? 'y' : 'ies'} ignored, every failure counts`,
+    };
   }
-  return { state: 'applied', entries, text: `baselines: applied (${entries} expect entr${entries === 1 ? 'y' : 'ies'}; ${baselined} expected failure${baselined === 1 ? '' : 's'} not counted)` };
+  return {
+    state: 'applied',
+    entries,
+    text: `baselines: applied (${entries} expect entr${entries === 1 ? 'y' : 'ies'}; ${baselined} expected failure${baselined === 1 ? '' : 's'} not counted)`,
+  };
 }
 
 export interface Counts {

@@ -1,7 +1,23 @@
 // The terminal summary printed after a run: a table agent × verdict / AdCP / counts, then one block per
 // failure (check id, tool, JSON pointer, expected vs found, the seller's answer, diagnosis, fix, spec). Strings are already sanitized
 // (no control characters, so no seller-made escape sequences); colour only when asked.
-import { agentVerdict, baselineUse, configErrorsOf, countOutcomes, failsRun, incompleteReason, leavesUnverified, regressionCount, runVerdict, storyboardCounts, verdictText, type AgentReport, type Comparison, type ReportOutcome, type RunReport } from './model.ts';
+import {
+  agentVerdict,
+  baselineUse,
+  configErrorsOf,
+  countOutcomes,
+  failsRun,
+  incompleteReason,
+  leavesUnverified,
+  regressionCount,
+  runVerdict,
+  storyboardCounts,
+  verdictText,
+  type AgentReport,
+  type Comparison,
+  type ReportOutcome,
+  type RunReport,
+} from './model.ts';
 import { changeRows, comparisonHeadline } from './compare.ts';
 import { evidenceLines } from './evidence-text.ts';
 import { HARNESS_VERSION } from '../version.ts';
@@ -30,13 +46,27 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain): 
   const rows = report.agents.map((a) => {
     const c = countOutcomes(a.outcomes);
     const adcp = a.adcpVersion && a.adcpVersion !== 'none' ? a.adcpVersion : '—';
-    return [a.name, agentVerdict(a, report.strict), adcp, String(c.pass), String(c.fail), String(c.warn), String(c.untested), String(c.notApplicable), String(c.baselined)];
+    return [
+      a.name,
+      agentVerdict(a, report.strict),
+      adcp,
+      String(c.pass),
+      String(c.fail),
+      String(c.warn),
+      String(c.untested),
+      String(c.notApplicable),
+      String(c.baselined),
+    ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
   const cell = (text: string, i: number) => (i < 3 ? text.padEnd(widths[i] ?? 0) : text.padStart(widths[i] ?? 0));
   const colour = (verdict: string) => (verdict === 'conformant' ? paint.green : verdict === 'nonconformant' ? paint.red : paint.yellow);
   // The comparison opens the summary: what changed since last night comes before everything else.
-  const out: string[] = [...(report.comparison ? comparisonBlock(report.comparison, paint) : []), '', paint.bold(header.map(cell).join('  '))];
+  const out: string[] = [
+    ...(report.comparison ? comparisonBlock(report.comparison, paint) : []),
+    '',
+    paint.bold(header.map(cell).join('  ')),
+  ];
   for (const [n, r] of rows.entries()) {
     const a = report.agents[n];
     out.push(r.map((text, i) => (i === 1 ? colour(text)(cell(text, i)) : cell(text, i))).join('  '));
@@ -52,25 +82,36 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain): 
   }
   const flaky = report.agents.flatMap((a) => a.outcomes.filter((o) => failsRun(o, report.strict) && o.flaky).map((o) => ({ a, o })));
   if (flaky.length) {
-    out.push('', paint.bold(`Flaky (${flaky.length}; failed, then passed when re-verified in a fresh session: still failures, never regressions)`));
+    out.push(
+      '',
+      paint.bold(`Flaky (${flaky.length}; failed, then passed when re-verified in a fresh session: still failures, never regressions)`),
+    );
     for (const { a, o } of flaky) out.push(...block(a, o, paint.yellow('≈'), paint));
   }
-  const warnings = report.agents.flatMap((a) => a.outcomes.filter((o) => o.status === 'warn' && !failsRun(o, report.strict) && o.baseline === undefined).map((o) => ({ a, o })));
+  const warnings = report.agents.flatMap((a) =>
+    a.outcomes.filter((o) => o.status === 'warn' && !failsRun(o, report.strict) && o.baseline === undefined).map((o) => ({ a, o })),
+  );
   if (warnings.length) {
     out.push('', paint.bold(`Warnings, SHOULD (${warnings.length}; fail only under --strict)`));
     for (const { a, o } of warnings) out.push(...block(a, o, paint.yellow('!'), paint));
   }
-  const unverified = report.agents.flatMap((a) => (a.reachable ? a.outcomes : []).filter((o) => leavesUnverified(o, report.strict)).map((o) => ({ a, o })));
+  const unverified = report.agents.flatMap((a) =>
+    (a.reachable ? a.outcomes : []).filter((o) => leavesUnverified(o, report.strict)).map((o) => ({ a, o })),
+  );
   if (unverified.length) {
     out.push('', paint.bold(`Not verified (${unverified.length}; applicable checks that could not be judged)`));
-    for (const { a, o } of unverified.slice(0, UNVERIFIED_SHOWN)) out.push(`  ${paint.yellow('?')} ${a.name}  ${o.check} › ${o.tool}  ${paint.dim(o.message)}`);
+    for (const { a, o } of unverified.slice(0, UNVERIFIED_SHOWN))
+      out.push(`  ${paint.yellow('?')} ${a.name}  ${o.check} › ${o.tool}  ${paint.dim(o.message)}`);
     if (unverified.length > UNVERIFIED_SHOWN) out.push(`  … ${unverified.length - UNVERIFIED_SHOWN} more in report.json`);
   }
   out.push(...storyboardLines(report, paint));
-  const baselined = report.agents.flatMap((a) => a.outcomes.filter((o) => o.baseline !== undefined && (o.status === 'fail' || o.status === 'warn')).map((o) => ({ a, o })));
+  const baselined = report.agents.flatMap((a) =>
+    a.outcomes.filter((o) => o.baseline !== undefined && (o.status === 'fail' || o.status === 'warn')).map((o) => ({ a, o })),
+  );
   if (baselined.length) {
     out.push('', paint.bold(`Expected failures from the baseline (${baselined.length}; not counted)`));
-    for (const { a, o } of baselined) out.push(`  ${paint.dim('~')} ${a.name}  ${o.check} › ${o.tool}  ${paint.dim(`baseline: ${o.baseline ?? ''}`)}`);
+    for (const { a, o } of baselined)
+      out.push(`  ${paint.dim('~')} ${a.name}  ${o.check} › ${o.tool}  ${paint.dim(`baseline: ${o.baseline ?? ''}`)}`);
   }
   if (report.cutShort) out.push('', paint.yellow(`Run cut short: ${report.cutShort}`));
   const configErrors = configErrorsOf(report);
@@ -81,7 +122,11 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain): 
   out.push('', paint.dim(baselineUse(report).text));
   if (report.failOn === 'regressions' && report.comparison) {
     const n = regressionCount(report.comparison);
-    out.push(n ? paint.red(`--fail-on regressions: ${n} regression${n === 1 ? '' : 's'} (new failures and newly unreachable agents)`) : paint.green('--fail-on regressions: no regression since the compared run'));
+    out.push(
+      n
+        ? paint.red(`--fail-on regressions: ${n} regression${n === 1 ? '' : 's'} (new failures and newly unreachable agents)`)
+        : paint.green('--fail-on regressions: no regression since the compared run'),
+    );
   }
   out.push('', verdictLine(report, paint), '');
   return out.join('\n');
@@ -98,8 +143,11 @@ function storyboardLines(report: RunReport, paint: Paint): string[] {
   const how = sb?.strict ? 'counted: --strict-storyboards' : 'advisory: not in the verdict';
   const out = ['', paint.bold(`Storyboards ${sb?.selection ?? ''} (AdCP storyboard corpus ${sb?.corpusVersion ?? '?'}; ${how})`)];
   for (const { a, c } of rows) out.push(`  ${a.name}  ${c!.pass} pass, ${c!.fail} fail, ${c!.untested} untested, ${c!.notApplicable} n/a`);
-  const failed = report.agents.flatMap((a) => a.outcomes.filter((o) => o.check.startsWith('storyboard.') && o.status === 'fail').map((o) => ({ a, o })));
-  for (const { a, o } of failed.slice(0, STORYBOARD_FAILURES_SHOWN)) out.push(`  ${paint.yellow('✗')} ${a.name}  ${o.check} › ${o.tool}  ${paint.dim(o.message)}`);
+  const failed = report.agents.flatMap((a) =>
+    a.outcomes.filter((o) => o.check.startsWith('storyboard.') && o.status === 'fail').map((o) => ({ a, o })),
+  );
+  for (const { a, o } of failed.slice(0, STORYBOARD_FAILURES_SHOWN))
+    out.push(`  ${paint.yellow('✗')} ${a.name}  ${o.check} › ${o.tool}  ${paint.dim(o.message)}`);
   if (failed.length > STORYBOARD_FAILURES_SHOWN) out.push(`  … ${failed.length - STORYBOARD_FAILURES_SHOWN} more in report.json`);
   return out;
 }
@@ -124,9 +172,15 @@ function comparisonBlock(c: Comparison, paint: Paint): string[] {
     const n = (shown.get(row.kind.label) ?? 0) + 1;
     shown.set(row.kind.label, n);
     if (n > CHANGES_SHOWN) continue;
-    const colour = row.kind.regression ? paint.red : row.kind.label === 'fixed' || row.kind.label === 'back online' ? paint.green : paint.yellow;
+    const colour = row.kind.regression
+      ? paint.red
+      : row.kind.label === 'fixed' || row.kind.label === 'back online'
+        ? paint.green
+        : paint.yellow;
     const what = [row.agent, row.what].filter(Boolean).join('  ');
-    out.push(`  ${colour(`${CHANGE_MARK[row.kind.label] ?? '·'} ${row.kind.label.padEnd(17)}`)} ${what}${row.message ? `  ${paint.dim(row.message)}` : ''}`);
+    out.push(
+      `  ${colour(`${CHANGE_MARK[row.kind.label] ?? '·'} ${row.kind.label.padEnd(17)}`)} ${what}${row.message ? `  ${paint.dim(row.message)}` : ''}`,
+    );
   }
   for (const [label, n] of shown) if (n > CHANGES_SHOWN) out.push(`  … ${n - CHANGES_SHOWN} more ${label} entries in report.json`);
   return out;

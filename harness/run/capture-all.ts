@@ -34,7 +34,11 @@ export async function captureAll(
         const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(agent.timeouts.agentMs + GRACE_MS)]);
         const started = performance.now();
         const onWire = opts.wire?.(agent);
-        const capture = await captureAgent(agent, { signal, onProgress: (e) => opts.progress.update(agent.name, e.step), ...(onWire ? { onWire } : {}) });
+        const capture = await captureAgent(agent, {
+          signal,
+          onProgress: (e) => opts.progress.update(agent.name, e.step),
+          ...(onWire ? { onWire } : {}),
+        });
         captureDurations.set(capture, performance.now() - started);
         opts.progress.update(agent.name, summary(capture));
         opts.onCaptured?.(agent, capture);

@@ -44,11 +44,17 @@ export class OutcomeCollector implements Reporter {
         found = true;
         const outcomes = suite.meta().adcpOutcomes ?? [];
         const cases = new Map<string, ReportOutcome>();
-        for (const { name, outcome } of testCases(outcomes, suite.meta().adcpRun?.junitAll === true)) cases.set(`${suite.name} > ${name}`, outcome);
+        for (const { name, outcome } of testCases(outcomes, suite.meta().adcpRun?.junitAll === true))
+          cases.set(`${suite.name} > ${name}`, outcome);
         const total = suite.meta().adcpRun?.agents;
         if (typeof total === 'number') run.runAgents = Math.max(run.runAgents ?? 0, total);
         run.agents.set(key, { ...facts, outcomes });
-        run.junit.push({ file: module.moduleId.slice(module.moduleId.lastIndexOf('/') + 1), name: facts.name, properties: agentProperties({ ...facts, outcomes }, suite.meta().adcpRun?.strict === true), cases });
+        run.junit.push({
+          file: module.moduleId.slice(module.moduleId.lastIndexOf('/') + 1),
+          name: facts.name,
+          properties: agentProperties({ ...facts, outcomes }, suite.meta().adcpRun?.strict === true),
+          cases,
+        });
       }
       if (!found) run.broken.set(key, module.errors().map(errorText).join('; ') || `suite ${module.state()}`);
     }

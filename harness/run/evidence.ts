@@ -30,7 +30,9 @@ export function answerTexts(x: Exchange): string[] {
   }
   if (outcome.kind === 'jsonrpc-error') {
     const e = outcome.error;
-    out.push(`JSON-RPC error ${String(get(e, 'code'))}: ${typeof get(e, 'message') === 'string' ? String(get(e, 'message')) : JSON.stringify(get(e, 'message'))}`);
+    out.push(
+      `JSON-RPC error ${String(get(e, 'code'))}: ${typeof get(e, 'message') === 'string' ? String(get(e, 'message')) : JSON.stringify(get(e, 'message'))}`,
+    );
     const data = get(e, 'data');
     if (data !== undefined) out.push(`data: ${safeJson(data)}`);
     return out;
@@ -48,7 +50,8 @@ export function answerTexts(x: Exchange): string[] {
       if (typeof text === 'string' && text !== '' && !sameJson(text, mirrored)) out.push(text);
     }
   }
-  if (adcpError === undefined && structured !== undefined && get(result, 'isError') !== true) out.unshift(`structuredContent: ${safeJson(structured)}`);
+  if (adcpError === undefined && structured !== undefined && get(result, 'isError') !== true)
+    out.unshift(`structuredContent: ${safeJson(structured)}`);
   return out;
 }
 
@@ -71,13 +74,16 @@ function safeJson(v: unknown): string {
   }
 }
 
-const SDK_OUTPUT_REJECTION = /output validation error|structured content does not match the tool'?s output schema|has an output schema but (?:did not return|no) structured content|Invalid structured content/i;
+const SDK_OUTPUT_REJECTION =
+  /output validation error|structured content does not match the tool'?s output schema|has an output schema but (?:did not return|no) structured content|Invalid structured content/i;
 const SDK_INPUT_REJECTION = /input validation error|invalid arguments for tool/i;
-const ZOD_TEXT = /"code"\s*:\s*"(?:invalid_type|invalid_value|too_small|too_big|unrecognized_keys|invalid_union)"|Invalid input: expected \w+, received \w+|Expected \w+, received \w+/;
+const ZOD_TEXT =
+  /"code"\s*:\s*"(?:invalid_type|invalid_value|too_small|too_big|unrecognized_keys|invalid_union)"|Invalid input: expected \w+, received \w+|Expected \w+, received \w+/;
 const EXCEPTION = /\b((?:[A-Z][A-Za-z]*)?(?:Error|Exception)): ([^\n]{1,300})/;
 const STACK_FRAME = /\n?\s+at [^\n]*\(?(?:\/|file:|[A-Za-z]:\\|node:)[^\n]*:\d+:\d+\)?/;
 // What V8 says for the usual handler bugs; the MCP SDK forwards only the message, without the error's name.
-const V8_MESSAGE = /(?:Cannot read propert(?:y|ies) of (?:undefined|null)[^\n]{0,120}|Cannot set propert(?:y|ies) of (?:undefined|null)[^\n]{0,120}|\S{1,80} is not a function|\S{1,80} is not defined|\S{1,80} is not iterable|Maximum call stack size exceeded|Unexpected token [^\n]{0,80} in JSON[^\n]{0,80})/;
+const V8_MESSAGE =
+  /(?:Cannot read propert(?:y|ies) of (?:undefined|null)[^\n]{0,120}|Cannot set propert(?:y|ies) of (?:undefined|null)[^\n]{0,120}|\S{1,80} is not a function|\S{1,80} is not defined|\S{1,80} is not iterable|Maximum call stack size exceeded|Unexpected token [^\n]{0,80} in JSON[^\n]{0,80})/;
 
 /**
  * One plain sentence naming the root cause an answer shows, with the fix — or undefined when nothing is
@@ -87,7 +93,7 @@ export function diagnose(texts: readonly string[]): string | undefined {
   // Bounded: the patterns are linear, and a root cause shows in the first lines of an answer.
   const all = texts.map((t) => t.slice(0, DIAGNOSED_CHARS)).join('\n');
   if (SDK_OUTPUT_REJECTION.test(all)) {
-    return 'The MCP SDK rejected your tool\'s answer against your own outputSchema: your outputSchema rejects your own answer (a `z.object` output schema drops or refuses your extra fields). Make the schema match the answer (e.g. `.passthrough()` / `.loose()`), or fix the answer.';
+    return "The MCP SDK rejected your tool's answer against your own outputSchema: your outputSchema rejects your own answer (a `z.object` output schema drops or refuses your extra fields). Make the schema match the answer (e.g. `.passthrough()` / `.loose()`), or fix the answer.";
   }
   if (SDK_INPUT_REJECTION.test(all)) {
     return 'The MCP SDK rejected the arguments against your inputSchema before your handler ran, so no AdCP error came back. Validate inside the handler and return `isError: true` with `adcp_error` (e.g. code VALIDATION_ERROR, recovery correctable), or loosen the inputSchema (a zod enum rejects at the SDK layer).';
@@ -101,7 +107,8 @@ export function diagnose(texts: readonly string[]): string | undefined {
   if (ZOD_TEXT.test(all)) {
     return 'The answer is a zod validation error, not an AdCP answer: a schema check inside your server refused its own data. Return an AdCP error with a short message instead of the validator output, and fix the data or the schema.';
   }
-  if (exception) return `The answer carries an exception (\`${exception[1]}: ${exception[2]}\`): your tool failed internally. Return an AdCP error and fix the cause.`;
+  if (exception)
+    return `The answer carries an exception (\`${exception[1]}: ${exception[2]}\`): your tool failed internally. Return an AdCP error and fix the cause.`;
   return undefined;
 }
 
@@ -116,7 +123,12 @@ export function callEvidence(x: Exchange, capture: AgentCapture, secrets: readon
   const texts = answerTexts(x);
   if (texts.length) evidence.answer = sellerText(texts.join(' | '), secrets, ANSWER_CHARS);
   const stderrDuring = (x as { stderrDuring?: unknown }).stderrDuring;
-  const stderr = typeof stderrDuring === 'string' && stderrDuring.trim() !== '' ? stderrDuring : x.outcome.kind === 'transport-error' ? capture.stdio?.stderrTail : undefined;
+  const stderr =
+    typeof stderrDuring === 'string' && stderrDuring.trim() !== ''
+      ? stderrDuring
+      : x.outcome.kind === 'transport-error'
+        ? capture.stdio?.stderrTail
+        : undefined;
   if (typeof stderr === 'string' && stderr.trim() !== '') evidence.stderr = sellerText(stderr.trim(), secrets, STDERR_CHARS);
   const diagnosis = diagnose([...texts, ...(typeof stderr === 'string' ? [stderr] : [])]);
   if (diagnosis) evidence.diagnosis = sellerText(diagnosis, secrets, 600);
@@ -131,8 +143,12 @@ export function callEvidence(x: Exchange, capture: AgentCapture, secrets: readon
  */
 export function diagnoseSchemaErrors(o: Pick<ReportOutcome, 'check' | 'schemaErrors'>): string | undefined {
   const errors = o.schemaErrors ?? [];
-  if (o.check !== outputConformance.id || errors.length === 0 || !errors.every((e) => e.keyword === 'additionalProperties')) return undefined;
-  const fields = [...new Set(errors.map((e) => /'([^']{1,60})'/.exec(e.expected)?.[1]).filter((f): f is string => f !== undefined))].slice(0, 5);
+  if (o.check !== outputConformance.id || errors.length === 0 || !errors.every((e) => e.keyword === 'additionalProperties'))
+    return undefined;
+  const fields = [...new Set(errors.map((e) => /'([^']{1,60})'/.exec(e.expected)?.[1]).filter((f): f is string => f !== undefined))].slice(
+    0,
+    5,
+  );
   const named = fields.length ? ` (${fields.join(', ')})` : '';
   return `Your outputSchema forbids fields your tool returns${named}: it says \`additionalProperties: false\`. An MCP SDK \`z.object\` outputSchema is advertised that way, while the SDK's own zod check accepts the extra fields and sends them out. List every field you return in the schema, or make it \`z.looseObject(…)\` / \`.passthrough()\`.`;
 }

@@ -86,7 +86,6 @@ export function captureBytes(capture: AgentCapture): Uint8Array {
   return new TextEncoder().encode(toJsonText(capture));
 }
 
-
 // ---------------------------------------------------------------------------------------------------------
 // Idle workers kept between agents, by memory limit (a worker's limit is fixed at start).
 

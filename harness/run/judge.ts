@@ -110,9 +110,16 @@ export async function judgeCapture(capture: AgentCapture, opts: JudgeOptions): P
   if (opts.storyboards) {
     outcomes = [...outcomes, ...storyboardReportOutcomes(opts.storyboards, opts.strictStoryboards === true)];
   }
-  const entries = Object.keys(opts.expect ?? {}).map((key) => ({ key, pointer: opts.expectPointers?.[key] ?? pointerOf('agents', opts.index, 'expect', key) }));
+  const entries = Object.keys(opts.expect ?? {}).map((key) => ({
+    key,
+    pointer: opts.expectPointers?.[key] ?? pointerOf('agents', opts.index, 'expect', key),
+  }));
   if (opts.select?.(staleCheck.id) ?? true) {
-    const baseline = { entries, applied: opts.noBaseline !== true, outcomes: outcomes.map((o) => ({ check: o.check, tool: o.tool, status: o.status })) };
+    const baseline = {
+      entries,
+      applied: opts.noBaseline !== true,
+      outcomes: outcomes.map((o) => ({ check: o.check, tool: o.tool, status: o.status })),
+    };
     outcomes = [...outcomes, ...judgeAgent(capture, { ...ctx, baseline }, (id) => id === staleCheck.id)];
   }
   facts.baseline = { entries: entries.length, applied: opts.noBaseline !== true };
@@ -206,14 +213,25 @@ function schemaError(e: SchemaError, secrets: readonly string[]): SchemaError {
  * An `expect` entry naming a tool the agent does not expose is a config error (exit 2), but only its
  * tools/list can tell: one message per such entry, `file: /pointer: …`, like every other config error.
  */
-function unexposedToolErrors(entries: ReadonlyArray<{ key: string; pointer: string }>, capture: AgentCapture, outcomes: readonly Outcome[], opts: JudgeOptions): string[] {
+function unexposedToolErrors(
+  entries: ReadonlyArray<{ key: string; pointer: string }>,
+  capture: AgentCapture,
+  outcomes: readonly Outcome[],
+  opts: JudgeOptions,
+): string[] {
   if (!entries.length) return [];
   const labels = new Set(outcomes.filter((o) => o.check !== staleCheck.id).map((o) => o.tool));
   return entries.flatMap(({ key, pointer }) => {
     const tool = unexposedTool(key, capture, labels);
     if (tool === undefined) return [];
     const where = `${opts.configFile ?? 'config'}: ${pointer}`;
-    return [sellerText(`${where}: names tool '${tool}', which agent '${capture.agent.name}' does not expose (its tools/list: ${listedNames(capture)})`, opts.secrets, 600)];
+    return [
+      sellerText(
+        `${where}: names tool '${tool}', which agent '${capture.agent.name}' does not expose (its tools/list: ${listedNames(capture)})`,
+        opts.secrets,
+        600,
+      ),
+    ];
   });
 }
 
@@ -224,5 +242,7 @@ export function baselineReason(expect: Readonly<Record<string, string>> | undefi
 }
 
 function field(obj: unknown, key: string): unknown {
-  return obj !== null && typeof obj === 'object' && Object.prototype.hasOwnProperty.call(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
+  return obj !== null && typeof obj === 'object' && Object.prototype.hasOwnProperty.call(obj, key)
+    ? (obj as Record<string, unknown>)[key]
+    : undefined;
 }

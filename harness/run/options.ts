@@ -128,23 +128,49 @@ export function parseRunArgs(argv: string[]): RunOptions {
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
-  const list = (v: string[] | undefined) => (v ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const list = (v: string[] | undefined) =>
+    (v ?? [])
+      .flatMap((s) => s.split(','))
+      .map((s) => s.trim())
+      .filter(Boolean);
   // A flag given with nothing in it (`--agent "$UNSET"`) must not quietly mean "everything".
   for (const flag of ['agent', 'check', 'reporter'] as const) {
-    if (values[flag] !== undefined && list(values[flag]).length === 0) throw new UsageError(`--${flag}: expected a name, got '${values[flag].join(',')}'`);
+    if (values[flag] !== undefined && list(values[flag]).length === 0)
+      throw new UsageError(`--${flag}: expected a name, got '${values[flag].join(',')}'`);
   }
 
   const reporters = new Set<ReporterName>();
   for (const name of values.reporter ? list(values.reporter) : DEFAULT_REPORTERS) {
-    if (!(REPORTERS as readonly string[]).includes(name)) throw new UsageError(`--reporter: unknown reporter '${name}' (one of ${REPORTERS.join(', ')})`);
+    if (!(REPORTERS as readonly string[]).includes(name))
+      throw new UsageError(`--reporter: unknown reporter '${name}' (one of ${REPORTERS.join(', ')})`);
     reporters.add(name as ReporterName);
   }
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError('--record and --replay cannot be used together');
   const mergeReports = values['merge-reports'];
   if (mergeReports !== undefined) {
     // A merge probes and judges nothing: a flag that would change what is probed or judged cannot apply.
-    const probing = (['config', 'agent', 'check', 'record', 'replay', 'shard', 'schemas', 'concurrency', 'junit-all', 'no-reverify', 'no-baseline', 'judge-timeout', 'storyboards', 'strict-storyboards'] as const).filter((f) => values[f] !== undefined);
-    if (probing.length) throw new UsageError(`--merge-reports joins finished shards as they were judged: it takes no ${probing.map((f) => `--${f}`).join(', ')}`);
+    const probing = (
+      [
+        'config',
+        'agent',
+        'check',
+        'record',
+        'replay',
+        'shard',
+        'schemas',
+        'concurrency',
+        'junit-all',
+        'no-reverify',
+        'no-baseline',
+        'judge-timeout',
+        'storyboards',
+        'strict-storyboards',
+      ] as const
+    ).filter((f) => values[f] !== undefined);
+    if (probing.length)
+      throw new UsageError(
+        `--merge-reports joins finished shards as they were judged: it takes no ${probing.map((f) => `--${f}`).join(', ')}`,
+      );
   }
   if (mergeReports !== undefined && reporters.has('blob')) throw new UsageError('--merge-reports cannot write a blob report');
 
@@ -176,7 +202,8 @@ export function parseRunArgs(argv: string[]): RunOptions {
   if (values.shard !== undefined) opts.shard = parseShard(values.shard);
   const failOn = values['fail-on'] ?? 'any';
   if (failOn !== 'any' && failOn !== 'regressions') throw new UsageError(`--fail-on: expected 'any' or 'regressions', got '${failOn}'`);
-  if (failOn === 'regressions' && values.compare === undefined) throw new UsageError('--fail-on regressions needs --compare PREVIOUS_REPORT_JSON (regressions are measured against it)');
+  if (failOn === 'regressions' && values.compare === undefined)
+    throw new UsageError('--fail-on regressions needs --compare PREVIOUS_REPORT_JSON (regressions are measured against it)');
   opts.failOn = failOn;
   if (values.compare !== undefined) opts.compare = values.compare;
   opts.reverify = values['no-reverify'] !== true;
@@ -185,8 +212,10 @@ export function parseRunArgs(argv: string[]): RunOptions {
   Object.assign(opts, devOptionsOf(values));
   // An agent on the command line is the whole inventory: nothing else may name agents.
   const naming = (['config', 'agent', 'replay', 'merge-reports', 'shard'] as const).filter((f) => values[f] !== undefined);
-  if (opts.adhoc && naming.length) throw new UsageError(`--url / --stdio name the agent: no ${naming.map((f) => `--${f}`).join(', ')} with them`);
-  if (opts.watch !== undefined && (values.replay !== undefined || mergeReports !== undefined)) throw new UsageError('--watch re-runs live agents: not with --replay or --merge-reports');
+  if (opts.adhoc && naming.length)
+    throw new UsageError(`--url / --stdio name the agent: no ${naming.map((f) => `--${f}`).join(', ')} with them`);
+  if (opts.watch !== undefined && (values.replay !== undefined || mergeReports !== undefined))
+    throw new UsageError('--watch re-runs live agents: not with --replay or --merge-reports');
   return opts;
 }
 

@@ -35,7 +35,10 @@ import { checkOutputPaths, writeFileAtomically, writeReports } from './write-rep
 export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promise<number> {
   const startedAt = new Date().toISOString();
   // Everything that can be a usage or config error is decided before anything starts.
-  const select = checkSelector(opts.checks, catalog.map((c) => c.id));
+  const select = checkSelector(
+    opts.checks,
+    catalog.map((c) => c.id),
+  );
   const schemaSource = schemasOption(opts.schemas);
   await checkOutputPaths(opts.out, opts.record, opts.writeBaseline);
   const previous = await previousReport(opts);
@@ -44,11 +47,20 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
   let probing: Promise<AgentCapture[]> | undefined;
   try {
     // A mistyped check id in an `expect` entry would excuse nothing, silently: a config error first.
-    if (opts.config !== undefined) checkExpectIds(targets, opts.config, catalog.map((c) => c.id));
+    if (opts.config !== undefined)
+      checkExpectIds(
+        targets,
+        opts.config,
+        catalog.map((c) => c.id),
+      );
     // The judge worker starts and compiles our AdCP schemas while the agents are probed (warm-schemas.ts).
     const live = targets.flatMap((t) => (t.config ? [t.config] : []));
     const warming = live[0] ? warmJudge(schemaSource, live[0], likelyTools(live), interrupted) : Promise.resolve();
-    const judgeOne = (target: Target, capture: AgentCapture, storyboards: ReadonlyMap<string, AgentStoryboards>): Promise<AgentSuiteData> => {
+    const judgeOne = (
+      target: Target,
+      capture: AgentCapture,
+      storyboards: ReadonlyMap<string, AgentStoryboards>,
+    ): Promise<AgentSuiteData> => {
       const duration = captureDurations.get(capture);
       // One agent's failure is that agent's alone: a harness error while judging it marks it incomplete.
       return judgeCaptureIsolated(capture, {
@@ -65,7 +77,9 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
         ...(opts.judgeTimeoutMs === undefined ? {} : { judgeBudget: { timeMs: opts.judgeTimeoutMs } }),
         junitAll: opts.junitAll === true,
         ...(duration === undefined ? {} : { durationMs: duration }),
-        ...(storyboards.has(target.name) ? { storyboards: storyboards.get(target.name)!, strictStoryboards: opts.strictStoryboards === true } : {}),
+        ...(storyboards.has(target.name)
+          ? { storyboards: storyboards.get(target.name)!, strictStoryboards: opts.strictStoryboards === true }
+          : {}),
       });
     };
     // Each agent is judged as soon as its session ends, while the others are still probed (judge-ahead.ts);
@@ -82,11 +96,22 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
     // vitest takes seconds to import: load it while the agents are being probed.
     const vitestDriver = import('./vitest-driver.ts');
     vitestDriver.catch(() => {}); // awaited below; never an unhandled rejection if the workspace fails first
-    const ws = (workspace = await createWorkspace(targets.map((t) => t.name), { keep: opts.keepWork }));
+    const ws = (workspace = await createWorkspace(
+      targets.map((t) => t.name),
+      { keep: opts.keepWork },
+    ));
     // Unsharded, every agent runs: probe at once. Sharded, vitest first says which agents are ours.
     probing = opts.shard ? undefined : sessionsOf(targets, opts, interrupted, judgeEarly);
     const { keysInShard, openVitest } = await vitestDriver;
-    const driven = await openVitest({ root: ws.root, files: ws.files, dataDir: ws.dataDir, outDir: resolve(opts.out), reporters: opts.reporters, concurrency: opts.concurrency, ...(opts.shard ? { shard: opts.shard } : {}) });
+    const driven = await openVitest({
+      root: ws.root,
+      files: ws.files,
+      dataDir: ws.dataDir,
+      outDir: resolve(opts.out),
+      reporters: opts.reporters,
+      concurrency: opts.concurrency,
+      ...(opts.shard ? { shard: opts.shard } : {}),
+    });
     try {
       const inShard = await keysInShard(driven.vitest);
       const chosen = probing ? targets : targets.filter((t) => inShard.has(ws.keys.get(t.name) ?? ''));
@@ -103,14 +128,21 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
         // A failed recording (disk full, …) is a run cut short, not a crash that loses every report.
         try {
           const { writeRecording } = await import('../capture/recording.ts');
-          await writeRecording(opts.record, captures, chosen.flatMap((t) => [...t.secrets]));
+          await writeRecording(
+            opts.record,
+            captures,
+            chosen.flatMap((t) => [...t.secrets]),
+          );
         } catch (err) {
           recordError = truncate(stripUnsafe(`--record ${opts.record}: ${err instanceof Error ? err.message : String(err)}`), 500);
         }
       }
 
       // The official storyboards (advisory), through our own proxy, per live agent, after its probes.
-      const storyboards = opts.storyboards === undefined ? new Map<string, AgentStoryboards>() : await storyboardsOf(chosen, opts.storyboards, opts.concurrency, interrupted);
+      const storyboards =
+        opts.storyboards === undefined
+          ? new Map<string, AgentStoryboards>()
+          : await storyboardsOf(chosen, opts.storyboards, opts.concurrency, interrupted);
       const judged = new Map<string, AgentSuiteData>();
       for (const [i, target] of chosen.entries()) {
         const capture = captures[i];
@@ -127,9 +159,20 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
       const vitestError = await running;
       const collected = driven.collector.result;
       const agents = chosen.map((t) => agentReport(t, ws.keys.get(t.name) ?? '', judged, collected));
-      const cutShort = interrupted.aborted ? 'interrupted' : (recordError ?? vitestError ?? (collected?.errors.length ? `vitest: ${collected.errors.join('; ')}` : collected ? null : 'vitest did not finish'));
+      const cutShort = interrupted.aborted
+        ? 'interrupted'
+        : (recordError ??
+          vitestError ??
+          (collected?.errors.length ? `vitest: ${collected.errors.join('; ')}` : collected ? null : 'vitest did not finish'));
       const run = await provenance(startedAt, schemaSource, opts, [...storyboards.values()].find((r) => r.corpusVersion)?.corpusVersion);
-      return await finish({ agents, strict: opts.strict, cutShort, run }, collected, opts, driven.junitFile, vitestError ? driven.log() : '', previous);
+      return await finish(
+        { agents, strict: opts.strict, cutShort, run },
+        collected,
+        opts,
+        driven.junitFile,
+        vitestError ? driven.log() : '',
+        previous,
+      );
     } finally {
       await ws.abandon(); // a suite still waiting for data (the run stopped early) would keep vitest from closing
       await driven.vitest.close();
@@ -153,14 +196,26 @@ async function previousReport(opts: RunOptions): Promise<PreviousReport | undefi
 }
 
 /** Re-verification of failing read-only calls, live agents only (a replay has no seller to ask). */
-async function reverify(chosen: readonly Target[], captures: readonly AgentCapture[], judged: ReadonlyMap<string, AgentSuiteData>, opts: RunOptions, schemaSource: SchemaSource, interrupted: AbortSignal): Promise<void> {
+async function reverify(
+  chosen: readonly Target[],
+  captures: readonly AgentCapture[],
+  judged: ReadonlyMap<string, AgentSuiteData>,
+  opts: RunOptions,
+  schemaSource: SchemaSource,
+  interrupted: AbortSignal,
+): Promise<void> {
   const items: ReverifyItem[] = chosen.flatMap((t, i) => {
     const data = judged.get(t.name);
     const capture = captures[i];
     return t.config && data && capture ? [{ config: t.config, capture, data, index: t.index }] : [];
   });
   if (!items.length) return;
-  const progress = createProgress(items.map((x) => x.config.name), process.stderr, process.env, items.flatMap((x) => x.config.secrets));
+  const progress = createProgress(
+    items.map((x) => x.config.name),
+    process.stderr,
+    process.env,
+    items.flatMap((x) => x.config.secrets),
+  );
   try {
     await reverifyFailures(items, { concurrency: opts.concurrency, signal: interrupted, strict: opts.strict, schemaSource, progress });
   } finally {
@@ -169,29 +224,61 @@ async function reverify(chosen: readonly Target[], captures: readonly AgentCaptu
 }
 
 /** Each live agent's storyboard run, `concurrency` agents at a time (a replay has no agent to run them against). */
-async function storyboardsOf(targets: readonly Target[], selection: string, concurrency: number, interrupted: AbortSignal): Promise<Map<string, AgentStoryboards>> {
+async function storyboardsOf(
+  targets: readonly Target[],
+  selection: string,
+  concurrency: number,
+  interrupted: AbortSignal,
+): Promise<Map<string, AgentStoryboards>> {
   const limit = pLimit(concurrency);
   const runs = await Promise.all(
-    targets.map((t) => limit(async () => (t.config && !interrupted.aborted ? ([t.name, await runAgentStoryboards(t.config, parseSelection(selection), interrupted)] as const) : undefined))),
+    targets.map((t) =>
+      limit(async () =>
+        t.config && !interrupted.aborted
+          ? ([t.name, await runAgentStoryboards(t.config, parseSelection(selection), interrupted)] as const)
+          : undefined,
+      ),
+    ),
   );
   return new Map(runs.filter((r) => r !== undefined));
 }
 
 /** Live probes for config / embedded agents, the recording under --replay. Same order as `targets`. */
-async function sessionsOf(targets: readonly Target[], opts: RunOptions, interrupted: AbortSignal, onCaptured?: (agent: AgentConfig, capture: AgentCapture) => void): Promise<AgentCapture[]> {
+async function sessionsOf(
+  targets: readonly Target[],
+  opts: RunOptions,
+  interrupted: AbortSignal,
+  onCaptured?: (agent: AgentConfig, capture: AgentCapture) => void,
+): Promise<AgentCapture[]> {
   const live = targets.flatMap((t) => (t.config ? [t.config] : []));
   if (!live.length) return targets.flatMap((t) => (t.recorded ? [t.recorded] : []));
-  const progress = createProgress(live.map((a) => a.name), process.stderr, process.env, live.flatMap((a) => a.secrets));
+  const progress = createProgress(
+    live.map((a) => a.name),
+    process.stderr,
+    process.env,
+    live.flatMap((a) => a.secrets),
+  );
   try {
     const wire = opts.verbose ? (a: AgentConfig) => wireLogger(a.name, a.secrets) : undefined;
-    return await captureAll(live, { concurrency: opts.concurrency, signal: interrupted, progress, ...(wire ? { wire } : {}), ...(onCaptured ? { onCaptured } : {}) });
+    return await captureAll(live, {
+      concurrency: opts.concurrency,
+      signal: interrupted,
+      progress,
+      ...(wire ? { wire } : {}),
+      ...(onCaptured ? { onCaptured } : {}),
+    });
   } finally {
     progress.close();
   }
 }
 
 /** The agent as vitest reported it; if its suite never reported, what we judged, marked incomplete. */
-function agentReport(target: Target, key: string, judged: ReadonlyMap<string, AgentSuiteData>, collected: CollectedRun | undefined): AgentReport {
+function agentReport(
+  target: Target,
+  key: string,
+  judged: ReadonlyMap<string, AgentSuiteData>,
+  collected: CollectedRun | undefined,
+): AgentReport {
   const reported = collected?.agents.get(key);
   if (reported) return reported;
   const data = judged.get(target.name);
@@ -225,7 +312,13 @@ export async function mergeRun(opts: RunOptions, blobDir: string): Promise<numbe
   try {
     await checkOutputPaths(opts.out, undefined, opts.writeBaseline);
     const { openVitest } = await import('./vitest-driver.ts');
-    const driven = await openVitest({ root: work.root, dataDir: work.dataDir, outDir: resolve(opts.out), reporters: opts.reporters, concurrency: 1 });
+    const driven = await openVitest({
+      root: work.root,
+      dataDir: work.dataDir,
+      outDir: resolve(opts.out),
+      reporters: opts.reporters,
+      concurrency: 1,
+    });
     try {
       try {
         await driven.vitest.mergeReports(work.blobDir);
@@ -245,10 +338,26 @@ export async function mergeRun(opts: RunOptions, blobDir: string): Promise<numbe
         startedAt,
         endedAt: new Date().toISOString(),
         ...toolVersions(),
-        schemaSource: { kind: 'unknown', location: `as judged by the shards merged from ${stripUnsafe(basename(resolve(blobDir)))}`, versions: [] },
+        schemaSource: {
+          kind: 'unknown',
+          location: `as judged by the shards merged from ${stripUnsafe(basename(resolve(blobDir)))}`,
+          versions: [],
+        },
         config: null,
       };
-      return await finish({ agents, strict: opts.strict, cutShort: problems.length ? problems.join('; ') : collected ? null : 'no results in the blobs', run }, collected, opts, driven.junitFile, '', previous);
+      return await finish(
+        {
+          agents,
+          strict: opts.strict,
+          cutShort: problems.length ? problems.join('; ') : collected ? null : 'no results in the blobs',
+          run,
+        },
+        collected,
+        opts,
+        driven.junitFile,
+        '',
+        previous,
+      );
     } finally {
       await driven.vitest.close();
     }
@@ -273,7 +382,14 @@ export function missingShards(names: readonly string[]): string | null {
   return null;
 }
 
-async function finish(report: RunReport, collected: CollectedRun | undefined, opts: RunOptions, junitFile: string, diagnostics: string, previous?: PreviousReport): Promise<number> {
+async function finish(
+  report: RunReport,
+  collected: CollectedRun | undefined,
+  opts: RunOptions,
+  junitFile: string,
+  diagnostics: string,
+  previous?: PreviousReport,
+): Promise<number> {
   report.agents.sort((a, b) => a.index - b.index || a.name.localeCompare(b.name));
   report.failOn = opts.failOn ?? 'any';
   if (previous) report.comparison = compareReports(previous, report);
@@ -294,7 +410,12 @@ async function finish(report: RunReport, collected: CollectedRun | undefined, op
 }
 
 /** What the run was measured against: the tools' versions, the schema source and the config. */
-async function provenance(startedAt: string, source: SchemaSource, opts: RunOptions, corpusVersion?: string | null): Promise<RunProvenance> {
+async function provenance(
+  startedAt: string,
+  source: SchemaSource,
+  opts: RunOptions,
+  corpusVersion?: string | null,
+): Promise<RunProvenance> {
   let versions: string[] = [];
   try {
     versions = await source.versions();
@@ -307,7 +428,15 @@ async function provenance(startedAt: string, source: SchemaSource, opts: RunOpti
     ...toolVersions(),
     schemaSource: { kind: source.kind, location: stripUnsafe(source.label), versions },
     config: opts.config === undefined ? null : stripUnsafe(basename(opts.config)),
-    ...(opts.storyboards === undefined ? {} : { storyboards: { selection: stripUnsafe(opts.storyboards), corpusVersion: corpusVersion ?? 'unknown', strict: opts.strictStoryboards === true } }),
+    ...(opts.storyboards === undefined
+      ? {}
+      : {
+          storyboards: {
+            selection: stripUnsafe(opts.storyboards),
+            corpusVersion: corpusVersion ?? 'unknown',
+            strict: opts.strictStoryboards === true,
+          },
+        }),
   };
 }
 

@@ -10,7 +10,12 @@ export interface Progress {
 
 type Terminal = Writable & { isTTY?: boolean; columns?: number; rows?: number };
 
-export function createProgress(agents: readonly string[], stream: Terminal, env: NodeJS.ProcessEnv, secrets: readonly string[] = []): Progress {
+export function createProgress(
+  agents: readonly string[],
+  stream: Terminal,
+  env: NodeJS.ProcessEnv,
+  secrets: readonly string[] = [],
+): Progress {
   // Redrawing needs every line on screen; more agents than rows falls back to plain lines.
   const live = stream.isTTY === true && !env.CI && agents.length < (stream.rows || 24) - 1;
   const order = new Map(agents.map((a, i) => [a, i]));

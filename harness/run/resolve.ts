@@ -46,20 +46,40 @@ export async function resolveTargets(opts: RunOptions): Promise<Targets> {
     const byName = new Map((configured ?? []).map((a) => [a.name, a]));
     const targets = captures.map((c, index): Target => {
       const cfg = byName.get(c.agent.name);
-      return { name: c.agent.name, index, recorded: c, ...(cfg?.expect ? { expect: cfg.expect, ...expectPointersOf(cfg) } : {}), secrets: cfg?.secrets ?? [] };
+      return {
+        name: c.agent.name,
+        index,
+        recorded: c,
+        ...(cfg?.expect ? { expect: cfg.expect, ...expectPointersOf(cfg) } : {}),
+        secrets: cfg?.secrets ?? [],
+      };
     });
     unique(targets);
     return { targets: pick(targets, opts.agents), close: async () => {} };
   }
   if (configured) {
-    const targets = configured.map((a, index): Target => ({ name: a.name, index, config: a, ...(a.expect ? { expect: a.expect, ...expectPointersOf(a) } : {}), secrets: a.secrets }));
+    const targets = configured.map((a, index): Target => ({
+      name: a.name,
+      index,
+      config: a,
+      ...(a.expect ? { expect: a.expect, ...expectPointersOf(a) } : {}),
+      secrets: a.secrets,
+    }));
     unique(targets);
     return { targets: pick(targets, opts.agents), close: async () => {} };
   }
   // Validate names before starting anything.
-  pick(EMBEDDED_NAMES.map((name, index): Target => ({ name, index, secrets: [] })), opts.agents);
+  pick(
+    EMBEDDED_NAMES.map((name, index): Target => ({ name, index, secrets: [] })),
+    opts.agents,
+  );
   const embedded = await startEmbeddedAgents((name) => !opts.agents.length || opts.agents.includes(name));
-  const targets = embedded.agents.map((a): Target => ({ name: a.name, index: EMBEDDED_NAMES.indexOf(a.name as (typeof EMBEDDED_NAMES)[number]), config: a, secrets: a.secrets }));
+  const targets = embedded.agents.map((a): Target => ({
+    name: a.name,
+    index: EMBEDDED_NAMES.indexOf(a.name as (typeof EMBEDDED_NAMES)[number]),
+    config: a,
+    secrets: a.secrets,
+  }));
   return { targets, close: embedded.close };
 }
 
@@ -71,7 +91,8 @@ function pick(targets: Target[], names: readonly string[]): Target[] {
   if (!names.length) return targets;
   const known = new Set(targets.map((t) => t.name));
   const unknown = names.filter((n) => !known.has(n));
-  if (unknown.length) throw new UsageError(`--agent: no agent named ${unknown.map((n) => `'${n}'`).join(', ')} (agents: ${[...known].join(', ')})`);
+  if (unknown.length)
+    throw new UsageError(`--agent: no agent named ${unknown.map((n) => `'${n}'`).join(', ')} (agents: ${[...known].join(', ')})`);
   return targets.filter((t) => names.includes(t.name));
 }
 

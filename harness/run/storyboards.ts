@@ -70,7 +70,10 @@ export async function runAgentStoryboards(agent: AgentConfig, selection: Selecti
     }
     return { outcomes: run.outcomes, exchanges, corpusVersion: run.corpusVersion, failed: null };
   } catch (err) {
-    const why = err instanceof AgentUnreachable ? `the agent could not be reached for the storyboards: ${err.message}` : `the storyboards could not run: ${err instanceof Error ? err.message : String(err)}`;
+    const why =
+      err instanceof AgentUnreachable
+        ? `the agent could not be reached for the storyboards: ${err.message}`
+        : `the storyboards could not run: ${err instanceof Error ? err.message : String(err)}`;
     return { outcomes: [], exchanges: [], corpusVersion: null, failed: why };
   } finally {
     await proxy?.close().catch(() => {});
@@ -82,12 +85,29 @@ export async function runAgentStoryboards(agent: AgentConfig, selection: Selecti
 export function storyboardReportOutcomes(run: AgentStoryboards, strict: boolean): Outcome[] {
   const advisory = strict ? {} : { advisory: true };
   if (run.failed) {
-    return [{ check: 'storyboard.run', tool: 'storyboards', status: 'untested', severity: 'MUST', message: run.failed, spec: 'AdCP compliance storyboards', specUrl: 'https://adcontextprotocol.org/compliance/', ...advisory }];
+    return [
+      {
+        check: 'storyboard.run',
+        tool: 'storyboards',
+        status: 'untested',
+        severity: 'MUST',
+        message: run.failed,
+        spec: 'AdCP compliance storyboards',
+        specUrl: 'https://adcontextprotocol.org/compliance/',
+        ...advisory,
+      },
+    ];
   }
   return run.outcomes.map((o) => {
     const { storyboard: _s, corpusVersion: _c, calls: _k, knownDefect, versionMismatch, evidence: _e, durationMs: _d, ...outcome } = o;
-    const notes = [knownDefect ? `known runner defect ${knownDefect}` : '', versionMismatch ? `version mismatch: ${versionMismatch}` : ''].filter(Boolean);
-    const message = notes.length && !outcome.message.includes(notes[0]!) ? `${outcome.message}${outcome.message ? ' ' : ''}(${notes.join('; ')})` : outcome.message;
+    const notes = [
+      knownDefect ? `known runner defect ${knownDefect}` : '',
+      versionMismatch ? `version mismatch: ${versionMismatch}` : '',
+    ].filter(Boolean);
+    const message =
+      notes.length && !outcome.message.includes(notes[0]!)
+        ? `${outcome.message}${outcome.message ? ' ' : ''}(${notes.join('; ')})`
+        : outcome.message;
     return { ...outcome, message, ...advisory };
   });
 }

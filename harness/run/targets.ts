@@ -29,7 +29,15 @@ export async function startEmbeddedAgents(wanted: (name: string) => boolean): Pr
     const started = await startHttpSeller({ token });
     http = started;
     const authorization = `Bearer ${token}`;
-    agents.push({ ...base, name: 'reference-http', transport: 'http', url: started.url, headers: { Authorization: authorization }, credentialHeaders: ['Authorization'], secrets: [token, authorization] });
+    agents.push({
+      ...base,
+      name: 'reference-http',
+      transport: 'http',
+      url: started.url,
+      headers: { Authorization: authorization },
+      credentialHeaders: ['Authorization'],
+      secrets: [token, authorization],
+    });
   }
   return {
     agents,

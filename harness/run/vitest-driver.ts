@@ -55,7 +55,8 @@ export async function openVitest(setup: VitestSetup): Promise<DrivenVitest> {
         outputFile: junitFile,
         suiteName: 'adcp-conformance',
         includeConsoleOutput: true,
-        classnameTemplate: ({ filepath }: { filepath: string }) => collector.names.get(keyOfSuiteFile(filepath)) ?? keyOfSuiteFile(filepath),
+        classnameTemplate: ({ filepath }: { filepath: string }) =>
+          collector.names.get(keyOfSuiteFile(filepath)) ?? keyOfSuiteFile(filepath),
       }),
     );
   }
@@ -98,7 +99,8 @@ export async function openVitest(setup: VitestSetup): Promise<DrivenVitest> {
     { stdout: sink, stderr: sink },
   );
   for (const event of hooked) {
-    for (const listener of process.listeners(event as 'SIGINT')) if (!before.get(event)?.has(listener)) process.off(event as 'SIGINT', listener);
+    for (const listener of process.listeners(event as 'SIGINT'))
+      if (!before.get(event)?.has(listener)) process.off(event as 'SIGINT', listener);
   }
   return { vitest, collector, junitFile, log: () => sink.text() };
 }

@@ -52,7 +52,6 @@ export interface Workspace {
   dispose(): Promise<void>;
 }
 
-
 export async function createWorkspace(agentNames: readonly string[], opts: WorkOptions = {}): Promise<Workspace> {
   const keys = suiteKeys(agentNames);
   const dir = await makeWorkDir();

@@ -19,7 +19,13 @@ export const JUNIT_FILE = 'junit.xml';
  * `junitSource`: where vitest's junit reporter wrote its XML (a private scratch file, never --out).
  * When vitest wrote no complete XML, there is no junit.xml for this run: a stale one is removed.
  */
-export async function writeReports(report: RunReport, junit: readonly JunitSuiteInfo[], outDir: string, reporters: ReadonlySet<ReporterName>, junitSource: string): Promise<string[]> {
+export async function writeReports(
+  report: RunReport,
+  junit: readonly JunitSuiteInfo[],
+  outDir: string,
+  reporters: ReadonlySet<ReporterName>,
+  junitSource: string,
+): Promise<string[]> {
   await makeDirectory(outDir);
   const files: Array<[string, string]> = [];
   if (reporters.has('junit')) {

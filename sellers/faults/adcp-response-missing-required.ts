@@ -3,7 +3,7 @@ import { MISSING_REQUIRED_TARGET } from './_kit.ts';
 
 export default defineFault({
   name: 'adcp-response-missing-required',
-  description: 'list_creative_formats payload drops the required \'formats\' (AdCP response schema: required property at pointer /formats)',
+  description: "list_creative_formats payload drops the required 'formats' (AdCP response schema: required property at pointer /formats)",
   trips: { 'schema.adcp-response': 'fail' },
   behaviour: {
     payload: (tool, p) => {

@@ -5,7 +5,7 @@ import { isPlainObject } from '../reference/json.ts';
 
 export default defineFault({
   name: 'capabilities-versions-malformed',
-  description: "get_adcp_capabilities declares adcp.supported_versions ['three'] (not an \"M.m\" release)",
+  description: 'get_adcp_capabilities declares adcp.supported_versions [\'three\'] (not an "M.m" release)',
   trips: { 'capabilities.versions': 'fail' },
   tripsByAdcpVersion: { '3.1': { 'schema.adcp-response': 'fail' } },
   behaviour: {

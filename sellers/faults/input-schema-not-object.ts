@@ -2,7 +2,7 @@ import { defineFault } from './_fault.ts';
 
 export default defineFault({
   name: 'input-schema-not-object',
-  description: 'tools/list adds a tool \'reference_echo\' whose inputSchema is {type:\'array\'} (not an object schema)',
+  description: "tools/list adds a tool 'reference_echo' whose inputSchema is {type:'array'} (not an object schema)",
   trips: { 'transport.tools-list': 'fail' },
   behaviour: {
     tools: (tools) => {

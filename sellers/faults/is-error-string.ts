@@ -2,7 +2,7 @@ import { defineFault } from './_fault.ts';
 
 export default defineFault({
   name: 'is-error-string',
-  description: 'AdCP error results carry isError: \'true\' (a string) instead of the boolean',
+  description: "AdCP error results carry isError: 'true' (a string) instead of the boolean",
   trips: { 'envelope.is-error-type': 'fail' },
   behaviour: {
     errorResult: (r) => {

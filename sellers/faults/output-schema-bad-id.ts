@@ -4,7 +4,7 @@ import { isPlainObject } from '../reference/json.ts';
 
 export default defineFault({
   name: 'output-schema-bad-id',
-  description: 'get_signals outputSchema declares $id \'my_tool:output\' (Ajv/fast-uri reject it)',
+  description: "get_signals outputSchema declares $id 'my_tool:output' (Ajv/fast-uri reject it)",
   trips: { 'schema.output-schema': 'fail' },
   behaviour: {
     tools: (tools) => {

@@ -4,7 +4,7 @@ import { isPlainObject, type JsonObject } from '../reference/json.ts';
 
 export default defineFault({
   name: 'output-schema-mismatch',
-  description: 'get_products outputSchema requires \'total_count\', which its structuredContent never carries',
+  description: "get_products outputSchema requires 'total_count', which its structuredContent never carries",
   trips: { 'schema.output-conformance': 'fail' },
   behaviour: {
     tools: (tools) => {

@@ -4,7 +4,7 @@ import type { JsonObject } from '../reference/json.ts';
 
 export default defineFault({
   name: 'proto-keys',
-  description: 'get_products payload carries ext: {\'__proto__\': {…}} (a literal own key)',
+  description: "get_products payload carries ext: {'__proto__': {…}} (a literal own key)",
   trips: { 'envelope.reserved-keys': 'warn' },
   behaviour: {
     payload: onTarget((p) => {

@@ -2,7 +2,7 @@ import { defineFault } from './_fault.ts';
 
 export default defineFault({
   name: 'tool-name-slash',
-  description: 'tools/list adds a tool named \'tasks/get\' (outside MCP\'s tool-name alphabet)',
+  description: "tools/list adds a tool named 'tasks/get' (outside MCP's tool-name alphabet)",
   trips: { 'transport.tool-names': 'warn' },
   behaviour: {
     tools: (tools) => {

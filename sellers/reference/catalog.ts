@@ -39,9 +39,7 @@ export const products = [
     publisher_properties: [{ publisher_domain: PUBLISHER_DOMAIN, selection_type: 'all' }],
     format_ids: [formats[0]!.format_id],
     delivery_type: 'non_guaranteed',
-    pricing_options: [
-      { pricing_option_id: 'ros_cpm_auction', pricing_model: 'cpm', currency: CURRENCY, floor_price: 4.5 },
-    ],
+    pricing_options: [{ pricing_option_id: 'ros_cpm_auction', pricing_model: 'cpm', currency: CURRENCY, floor_price: 4.5 }],
     reporting_capabilities: reportingCapabilities,
   },
   {
@@ -51,9 +49,7 @@ export const products = [
     publisher_properties: [{ publisher_domain: PUBLISHER_DOMAIN, selection_type: 'all' }],
     format_ids: [formats[1]!.format_id],
     delivery_type: 'guaranteed',
-    pricing_options: [
-      { pricing_option_id: 'video_cpm_fixed', pricing_model: 'cpm', currency: CURRENCY, fixed_price: 28 },
-    ],
+    pricing_options: [{ pricing_option_id: 'video_cpm_fixed', pricing_model: 'cpm', currency: CURRENCY, fixed_price: 28 }],
     reporting_capabilities: reportingCapabilities,
   },
   {
@@ -85,9 +81,7 @@ export const signals = [
     signal_id: { source: 'agent', agent_url: SIGNALS_AGENT_URL, id: 'rs_outdoor_enthusiasts' },
     signal_ref: { scope: 'signal_source', signal_source_url: SIGNALS_AGENT_URL, signal_id: 'rs_outdoor_enthusiasts' },
     deployments: [],
-    pricing_options: [
-      { pricing_option_id: 'rs_outdoor_cpm', model: 'cpm', cpm: 1.5, currency: CURRENCY },
-    ],
+    pricing_options: [{ pricing_option_id: 'rs_outdoor_cpm', model: 'cpm', cpm: 1.5, currency: CURRENCY }],
   },
   {
     signal_agent_segment_id: 'rs_match_day_viewers',

@@ -54,7 +54,9 @@ function unauthorized(res: ServerResponse, why: Exclude<AuthDecision, 'ok'>): vo
     'content-type': 'application/json',
     'www-authenticate': why === 'missing' ? realm : `${realm}, error="invalid_token"`,
   });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32028, message: adcpError.message, data: { adcp_error: adcpError } }, id: null }));
+  res.end(
+    JSON.stringify({ jsonrpc: '2.0', error: { code: -32028, message: adcpError.message, data: { adcp_error: adcpError } }, id: null }),
+  );
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
@@ -75,8 +77,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
  */
 function rewriteHeaders(res: ServerResponse, edit: (name: string, value: unknown) => unknown): void {
   const setHeader = res.setHeader.bind(res);
-  res.setHeader = (name: string, value: number | string | readonly string[]) =>
-    setHeader(name, edit(name.toLowerCase(), value) as string);
+  res.setHeader = (name: string, value: number | string | readonly string[]) => setHeader(name, edit(name.toLowerCase(), value) as string);
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   res.writeHead = ((status: number, ...rest: unknown[]) => {
     const i = typeof rest[0] === 'string' ? 1 : 0;
@@ -92,7 +93,12 @@ function rewriteHeaders(res: ServerResponse, edit: (name: string, value: unknown
 }
 
 /** Writes a streamed JSON-RPC answer as the SDK would frame it (JSON body, or one SSE event). */
-async function streamHttpAnswer(res: ServerResponse, pieces: Iterable<string>, mode: 'json' | 'sse', sessionId: string | undefined): Promise<void> {
+async function streamHttpAnswer(
+  res: ServerResponse,
+  pieces: Iterable<string>,
+  mode: 'json' | 'sse',
+  sessionId: string | undefined,
+): Promise<void> {
   res.writeHead(200, {
     'content-type': mode === 'json' ? 'application/json' : 'text/event-stream',
     ...(mode === 'sse' ? { 'cache-control': 'no-cache' } : {}),

@@ -35,7 +35,9 @@ export const USAGE = [
   'usage: reference-seller --transport stdio|http [--port N] [--response-mode json|sse]',
   '                        [--output-shape root|legacy] [--fault NAME]... [--no-sandbox] [--exit-on-stdin-end]',
   '                        [--token TOKEN]   (HTTP: require Authorization: Bearer TOKEN)',
-  `faults: ${faultModuleFiles().map((f) => f.name).join(', ')}`,
+  `faults: ${faultModuleFiles()
+    .map((f) => f.name)
+    .join(', ')}`,
 ].join('\n');
 
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
@@ -77,7 +79,8 @@ export async function parseSellerArgs(argv: string[]): Promise<SellerConfig> {
   const faults = await loadFaults(undefined, undefined, names);
   const token = v.token;
   if (token !== undefined && transport !== 'http') throw new UsageError('--token applies to --transport http only');
-  if (token !== undefined && !/^[A-Za-z0-9._~+/=-]{8,512}$/.test(token)) throw new UsageError('--token must be 8–512 characters of A-Z a-z 0-9 . _ ~ + / = -');
+  if (token !== undefined && !/^[A-Za-z0-9._~+/=-]{8,512}$/.test(token))
+    throw new UsageError('--token must be 8–512 characters of A-Z a-z 0-9 . _ ~ + / = -');
   let outputShape = oneOf('output-shape', v['output-shape'], ['root', 'legacy'] as const, 'root');
   for (const fault of faults) {
     if (fault.transports && !fault.transports.includes(transport)) {

@@ -3,12 +3,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
-import {
-  InitializeRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  type InitializeRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+import { InitializeRequestSchema, ListToolsRequestSchema, McpError, type InitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { AdcpFailure, type AdcpErrorBody } from './adcp-error.ts';
 import { SELLER_NAME, SELLER_VERSION } from './catalog.ts';
 import { streamedAnswer } from './streamed-answer.ts';
@@ -87,7 +82,13 @@ export function streamedFault(config: SellerConfig, tool: unknown): { tool: stri
  * The streamed answer of a tools/call under the 50 MiB fault, or undefined when the call would not
  * succeed (bad input: the ordinary path answers it).
  */
-export function streamedAnswerFor(config: SellerConfig, state: SellerState, tool: unknown, rawArgs: unknown, id: string | number): Iterable<string> | undefined {
+export function streamedAnswerFor(
+  config: SellerConfig,
+  state: SellerState,
+  tool: unknown,
+  rawArgs: unknown,
+  id: string | number,
+): Iterable<string> | undefined {
   const fault = streamedFault(config, tool);
   const spec = toolSpecs.find((s) => s.name === tool);
   if (!fault || !spec) return undefined;
@@ -141,7 +142,10 @@ export function createSellerServer(config: SellerConfig, state: SellerState, hoo
     for (const b of active) b.request?.(name, args);
     const context = isPlainObject(args['context']) ? args['context'] : undefined;
     if (rawArgs !== undefined && !isPlainObject(rawArgs)) {
-      return errorAnswer({ code: 'VALIDATION_ERROR', message: 'Invalid request: arguments must be an object', recovery: 'correctable', field: 'arguments' }, undefined);
+      return errorAnswer(
+        { code: 'VALIDATION_ERROR', message: 'Invalid request: arguments must be an object', recovery: 'correctable', field: 'arguments' },
+        undefined,
+      );
     }
     const spec: ToolSpec | undefined = served.has(name) ? toolSpecs.find((s) => s.name === name) : undefined;
     if (!spec) {

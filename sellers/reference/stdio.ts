@@ -16,7 +16,11 @@ export async function startStdio(config: SellerConfig): Promise<void> {
       ? (tool) => void process.stdout.write(`[reference-seller] answering tools/call ${tool}\n`)
       : rootsRequest
         ? // A server-to-client request for a capability the client never declared (roots), written raw so the SDK cannot refuse it.
-          (tool) => void (tool === CALL_TARGET && process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: `reference-roots-${++requests}`, method: 'roots/list' })}\n`))
+          (tool) =>
+            void (
+              tool === CALL_TARGET &&
+              process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: `reference-roots-${++requests}`, method: 'roots/list' })}\n`)
+            )
         : undefined,
     // A streamed answer is one JSON line like any other (calls come one at a time from the harness).
     stream: (pieces) => writePieces(process.stdout, withNewline(pieces)),

@@ -28,7 +28,12 @@ afterAll(async () => {
   if (copy) await rm(copy, { recursive: true, force: true });
 });
 
-const cli = (...args: string[]) => run(process.execPath, [join(copy, 'bin', 'adcp-conformance.js'), ...args], { cwd: copy, env: { ...process.env, CI: '1', NO_COLOR: '1' }, maxBuffer: 32 * 1024 * 1024 });
+const cli = (...args: string[]) =>
+  run(process.execPath, [join(copy, 'bin', 'adcp-conformance.js'), ...args], {
+    cwd: copy,
+    env: { ...process.env, CI: '1', NO_COLOR: '1' },
+    maxBuffer: 32 * 1024 * 1024,
+  });
 
 describe('a new check and its fault, one file each', () => {
   test('`checks --json` lists it, with the fault that proves it', async () => {
@@ -37,15 +42,29 @@ describe('a new check and its fault, one file each', () => {
     expect(rows.find((r) => r.id === 'envelope.made-up-marker')).toMatchObject({ severity: 'SHOULD', faults: ['made-up-marker'] });
   }, 60_000);
 
-  test("a run against the seller with the fault reports it in report.json and JUnit", async () => {
+  test('a run against the seller with the fault reports it in report.json and JUnit', async () => {
     const out = join(copy, 'out');
     const config = join(copy, 'agents.json');
     const seller = join(copy, 'sellers', 'reference-seller.js');
-    await writeFile(config, JSON.stringify({ agents: [{ name: 'marked', transport: 'stdio', command: process.execPath, args: [seller, '--transport', 'stdio', '--fault', 'made-up-marker'] }] }));
+    await writeFile(
+      config,
+      JSON.stringify({
+        agents: [
+          {
+            name: 'marked',
+            transport: 'stdio',
+            command: process.execPath,
+            args: [seller, '--transport', 'stdio', '--fault', 'made-up-marker'],
+          },
+        ],
+      }),
+    );
     await cli('run', '--config', config, '--out', out).catch((err: { code?: number }) => {
       if (err.code !== 0 && err.code !== 1) throw err as Error;
     });
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { agents: Array<{ outcomes: Array<{ check: string; tool: string; status: string }> }> };
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as {
+      agents: Array<{ outcomes: Array<{ check: string; tool: string; status: string }> }>;
+    };
     const mine = report.agents[0]!.outcomes.filter((o) => o.check === 'envelope.made-up-marker');
     expect(mine.find((o) => o.tool === 'get_products')).toMatchObject({ status: 'warn' });
     const junit = await readFile(join(out, 'junit.xml'), 'utf8');
@@ -53,11 +72,15 @@ describe('a new check and its fault, one file each', () => {
   }, 120_000);
 
   test('the matrix runs its fault and holds it to the declared status', async () => {
-    const { stdout, stderr } = await run(process.execPath, [join(copy, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'test/matrix', '--reporter=verbose'], {
-      cwd: copy,
-      env: { ...process.env, CI: '1', NO_COLOR: '1', ADCP_MATRIX_FAULTS: 'made-up-marker' },
-      maxBuffer: 32 * 1024 * 1024,
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [join(copy, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'test/matrix', '--reporter=verbose'],
+      {
+        cwd: copy,
+        env: { ...process.env, CI: '1', NO_COLOR: '1', ADCP_MATRIX_FAULTS: 'made-up-marker' },
+        maxBuffer: 32 * 1024 * 1024,
+      },
+    );
     const text = stdout + stderr;
     expect(text).toMatch(/made-up-marker over stdio/);
     expect(text).toMatch(/Tests\s+\d+ passed/);

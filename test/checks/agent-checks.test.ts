@@ -43,7 +43,10 @@ function verdictOf(check: AgentCheck, a: AgentCapture, ctx: CheckContext = {}): 
 const statusOf = (check: ExchangeCheck, x: Exchange, ctx: CheckContext = {}): string => fold(check, check.judge(x, ctx));
 const tools = (...list: unknown[]): AgentCapture['toolsList'] => ({ ok: true, pages: 1, tools: list });
 const tool = (name: unknown) => ({ name, inputSchema: { type: 'object' } });
-const initFailed: Partial<AgentCapture> = { initialize: { ok: false, failure: { kind: 'connect', message: 'spawn ./nope ENOENT' } }, toolsList: undefined };
+const initFailed: Partial<AgentCapture> = {
+  initialize: { ok: false, failure: { kind: 'connect', message: 'spawn ./nope ENOENT' } },
+  toolsList: undefined,
+};
 
 describe('transport.initialize', () => {
   test('a supported revision with serverInfo passes', () => {
@@ -51,8 +54,15 @@ describe('transport.initialize', () => {
   });
   test('failure, unsupported revision, missing serverInfo fail', () => {
     expect(only(initialize, capture({ initialize: { ok: false, failure: { kind: 'timeout', message: 't' } } }))).toBe('fail');
-    expect(only(initialize, capture({ initialize: { ok: true, protocolVersion: '2099-01-01', serverInfo: { name: 'a', version: '1' }, durationMs: 1 } }))).toBe('fail');
-    expect(only(initialize, capture({ initialize: { ok: true, protocolVersion: '2025-06-18', serverInfo: { name: 'a' }, durationMs: 1 } }))).toBe('fail');
+    expect(
+      only(
+        initialize,
+        capture({ initialize: { ok: true, protocolVersion: '2099-01-01', serverInfo: { name: 'a', version: '1' }, durationMs: 1 } }),
+      ),
+    ).toBe('fail');
+    expect(
+      only(initialize, capture({ initialize: { ok: true, protocolVersion: '2025-06-18', serverInfo: { name: 'a' }, durationMs: 1 } })),
+    ).toBe('fail');
   });
 });
 
@@ -65,7 +75,10 @@ describe('transport.tools-list', () => {
     expect(only(toolsList, capture({ toolsList: { ok: false, failure: { kind: 'protocol', message: 'bad' } } }))).toBe('fail');
   });
   test('untested when initialize failed (transport.initialize owns it)', () => {
-    expect(verdictOf(toolsList, capture(initFailed))).toEqual({ status: 'untested', reason: expect.stringContaining('see transport.initialize') });
+    expect(verdictOf(toolsList, capture(initFailed))).toEqual({
+      status: 'untested',
+      reason: expect.stringContaining('see transport.initialize'),
+    });
   });
 });
 
@@ -73,10 +86,15 @@ describe('transport.stdio-stdout', () => {
   test('clean stdout passes, junk fails, HTTP is not applicable', () => {
     expect(only(stdioStdout, capture())).toBe('pass');
     expect(only(stdioStdout, capture({ stdio: { stdoutJunk: ['hello'], stderrTail: '' } }))).toBe('fail');
-    expect(only(stdioStdout, capture({ agent: { name: 'h', transport: 'http', production: false, sandbox: true } }))).toBe('not-applicable');
+    expect(only(stdioStdout, capture({ agent: { name: 'h', transport: 'http', production: false, sandbox: true } }))).toBe(
+      'not-applicable',
+    );
   });
   test('a command that never started is untested, not passed; junk before a failed handshake still fails', () => {
-    expect(verdictOf(stdioStdout, capture(initFailed))).toEqual({ status: 'untested', reason: expect.stringContaining('see transport.initialize') });
+    expect(verdictOf(stdioStdout, capture(initFailed))).toEqual({
+      status: 'untested',
+      reason: expect.stringContaining('see transport.initialize'),
+    });
     expect(only(stdioStdout, capture({ ...initFailed, stdio: { stdoutJunk: ['Starting server…'], stderrTail: '' } }))).toBe('fail');
   });
 });
@@ -94,11 +112,26 @@ describe('transport.tool-names', () => {
 
 describe('transport.http-response', () => {
   const httpAgent = { name: 'h', transport: 'http' as const, production: false, sandbox: true };
-  const http = (observations: NonNullable<AgentCapture['http']>['observations'], sessionId?: string, over: Partial<AgentCapture> = {}): AgentCapture =>
-    capture({ agent: httpAgent, stdio: undefined, http: { observations, sessionId }, ...over });
+  const http = (
+    observations: NonNullable<AgentCapture['http']>['observations'],
+    sessionId?: string,
+    over: Partial<AgentCapture> = {},
+  ): AgentCapture => capture({ agent: httpAgent, stdio: undefined, http: { observations, sessionId }, ...over });
   const init = { method: 'initialize', status: 200, contentType: 'application/json', sessionId: 's1' };
   test('JSON / SSE with a stable session passes; 202 without a body is fine', () => {
-    expect(only(httpResponse, http([init, { method: 'notifications/initialized', status: 202, contentType: null }, { method: 'tools/call', status: 200, contentType: 'text/event-stream', sessionId: 's1' }], 's1'))).toBe('pass');
+    expect(
+      only(
+        httpResponse,
+        http(
+          [
+            init,
+            { method: 'notifications/initialized', status: 202, contentType: null },
+            { method: 'tools/call', status: 200, contentType: 'text/event-stream', sessionId: 's1' },
+          ],
+          's1',
+        ),
+      ),
+    ).toBe('pass');
   });
   test('the session-closing DELETE and notifications owe no JSON body', () => {
     const closing = { method: 'DELETE', status: 200, contentType: null };
@@ -107,14 +140,19 @@ describe('transport.http-response', () => {
   });
   test('another content type, a changed session id, or 404 on its own session fails', () => {
     expect(only(httpResponse, http([init, { method: 'tools/call', status: 200, contentType: 'text/plain' }], 's1'))).toBe('fail');
-    expect(only(httpResponse, http([init, { method: 'tools/call', status: 200, contentType: 'application/json', sessionId: 's2' }], 's1'))).toBe('fail');
+    expect(
+      only(httpResponse, http([init, { method: 'tools/call', status: 200, contentType: 'application/json', sessionId: 's2' }], 's1')),
+    ).toBe('fail');
     expect(only(httpResponse, http([init, { method: 'tools/call', status: 404, contentType: 'application/json' }], 's1'))).toBe('fail');
   });
   test('stdio is not applicable', () => {
     expect(only(httpResponse, capture())).toBe('not-applicable');
   });
   test('a server answering 401 or 404 to initialize is untested here (transport.initialize fails), never passed', () => {
-    const failed = { initialize: { ok: false as const, failure: { kind: 'http-status' as const, message: 'HTTP 401', httpStatus: 401 } }, toolsList: undefined };
+    const failed = {
+      initialize: { ok: false as const, failure: { kind: 'http-status' as const, message: 'HTTP 401', httpStatus: 401 } },
+      toolsList: undefined,
+    };
     for (const status of [401, 404]) {
       const v = verdictOf(httpResponse, http([{ method: 'initialize', status, contentType: 'application/json' }], undefined, failed));
       expect(v).toEqual({ status: 'untested', reason: expect.stringContaining('see transport.initialize') });
@@ -136,12 +174,21 @@ describe('transport.call', () => {
 type FakeAnswer = number | { errors: number; omitted?: number } | { skip: string };
 
 // A fake schema service (not Ajv): records what the checks ask and answers as told.
-function fakeSchemas(answers: { compile?: { ok: true } | { ok: false; message: string }; output?: FakeAnswer; adcp?: FakeAnswer }): SchemaService & { asked: unknown[] } {
+function fakeSchemas(answers: {
+  compile?: { ok: true } | { ok: false; message: string };
+  output?: FakeAnswer;
+  adcp?: FakeAnswer;
+}): SchemaService & { asked: unknown[] } {
   const asked: unknown[] = [];
   const errs = (answer: FakeAnswer = 0): { errors: SchemaError[]; omitted?: number } | { skip: string } => {
     if (typeof answer === 'object' && 'skip' in answer) return answer;
     const n = typeof answer === 'number' ? answer : answer.errors;
-    const errors = Array.from({ length: n }, (_, i) => ({ pointer: i === 0 ? '/products' : `/products/${i}/id`, keyword: 'type', expected: 'type array', found: `"v${i}"` }));
+    const errors = Array.from({ length: n }, (_, i) => ({
+      pointer: i === 0 ? '/products' : `/products/${i}/id`,
+      keyword: 'type',
+      expected: 'type array',
+      found: `"v${i}"`,
+    }));
     return typeof answer === 'object' && answer.omitted ? { errors, omitted: answer.omitted } : { errors };
   };
   return {
@@ -154,10 +201,13 @@ function fakeSchemas(answers: { compile?: { ok: true } | { ok: false; message: s
 }
 
 describe('schema.output-schema', () => {
-  const withOutput = (schema: unknown) => capture({ toolsList: tools({ name: 'get_products', inputSchema: { type: 'object' }, outputSchema: schema }) });
+  const withOutput = (schema: unknown) =>
+    capture({ toolsList: tools({ name: 'get_products', inputSchema: { type: 'object' }, outputSchema: schema }) });
   test('object root that compiles passes; compile failure fails (subject = tool)', () => {
     expect(statuses(outputSchema, withOutput({ type: 'object' }), { schemas: fakeSchemas({}) })).toEqual({ get_products: 'pass' });
-    expect(statuses(outputSchema, withOutput({ type: 'object' }), { schemas: fakeSchemas({ compile: { ok: false, message: 'strict mode' } }) })).toEqual({ get_products: 'fail' });
+    expect(
+      statuses(outputSchema, withOutput({ type: 'object' }), { schemas: fakeSchemas({ compile: { ok: false, message: 'strict mode' } }) }),
+    ).toEqual({ get_products: 'fail' });
   });
   test('structural findings need no schema service: non-object root, bad $id; without one the compile step is untested', () => {
     expect(only(outputSchema, withOutput({ type: 'array' }))).toBe('fail');
@@ -198,7 +248,13 @@ describe('schema.output-conformance and schema.legacy-wrapper', () => {
   });
   test('the errors the service left out are counted, and the message still names the first', () => {
     const v = outputConformance.judge(result(success(), adv(plain)), { schemas: fakeSchemas({ output: { errors: 5, omitted: 7 } }) });
-    expect(v).toMatchObject({ status: 'fail', pointer: '/result/structuredContent/products', expected: 'type array (type)', found: '"v0" (+11 more schema errors)', schemaErrorsOmitted: 7 });
+    expect(v).toMatchObject({
+      status: 'fail',
+      pointer: '/result/structuredContent/products',
+      expected: 'type array (type)',
+      found: '"v0" (+11 more schema errors)',
+      schemaErrorsOmitted: 7,
+    });
     expect(v.status === 'fail' ? v.schemaErrors : []).toHaveLength(5);
   });
   test('legacy_wrapper validates the inner object and warns', () => {
@@ -210,10 +266,19 @@ describe('schema.output-conformance and schema.legacy-wrapper', () => {
   });
   test('legacy_wrapper errors point inside the wrapper', () => {
     const v = outputConformance.judge(result(success({ result: payload() }), adv(meta)), { schemas: fakeSchemas({ output: 1 }) });
-    expect(v).toMatchObject({ status: 'fail', pointer: '/result/structuredContent/result/products', schemaErrors: [{ pointer: '/result/structuredContent/result/products' }] });
+    expect(v).toMatchObject({
+      status: 'fail',
+      pointer: '/result/structuredContent/result/products',
+      schemaErrors: [{ pointer: '/result/structuredContent/result/products' }],
+    });
   });
   test('legacy_wrapper under a 2.0–2.3 wrap-shaped schema validates the wrapper against it (inner against properties.result)', () => {
-    const wrapShape = { type: 'object', properties: { result: { $ref: '#/$defs/P' } }, required: ['result'], $defs: { P: { type: 'object' } } };
+    const wrapShape = {
+      type: 'object',
+      properties: { result: { $ref: '#/$defs/P' } },
+      required: ['result'],
+      $defs: { P: { type: 'object' } },
+    };
     const s = fakeSchemas({});
     const x = result(success({ result: payload() }), adv(wrapShape));
     expect(statusOf(outputConformance, x, { schemas: s })).toBe('pass');
@@ -244,7 +309,9 @@ describe('schema.output-conformance and schema.legacy-wrapper', () => {
   test('an error result is not applicable; no schema service, or a schema that did not compile, is untested', () => {
     expect(statusOf(outputConformance, result(errorResult(goodError), adv(plain)), { schemas: fakeSchemas({}) })).toBe('not-applicable');
     expect(statusOf(outputConformance, result(success(), adv(plain)))).toBe('untested');
-    const v = outputConformance.judge(result(success(), adv(plain)), { schemas: fakeSchemas({ output: { skip: 'outputSchema of get_products was not compiled: strict mode' } }) });
+    const v = outputConformance.judge(result(success(), adv(plain)), {
+      schemas: fakeSchemas({ output: { skip: 'outputSchema of get_products was not compiled: strict mode' } }),
+    });
     expect(v).toEqual({ status: 'untested', reason: expect.stringContaining('was not compiled') });
   });
 });
@@ -273,18 +340,32 @@ describe('schema.adcp-response', () => {
   });
   test('a service that ends its list with a synthetic "more" entry: the entry is counted, not listed', () => {
     const more: SchemaError = { pointer: '/', keyword: 'more', expected: 'at most 5 errors listed', found: '12 more errors not shown' };
-    const schemas: SchemaService = { ...fakeSchemas({}), validateAdcpResponse: () => ({ errors: [{ pointer: '/', keyword: 'required', expected: "required property 'products'", found: '{}' }, more] }) };
+    const schemas: SchemaService = {
+      ...fakeSchemas({}),
+      validateAdcpResponse: () => ({
+        errors: [{ pointer: '/', keyword: 'required', expected: "required property 'products'", found: '{}' }, more],
+      }),
+    };
     const v = adcpResponse.judge(result(success()), { schemas });
-    expect(v).toMatchObject({ status: 'fail', pointer: '/result/structuredContent', found: '{} (+12 more schema errors)', schemaErrorsOmitted: 12 });
+    expect(v).toMatchObject({
+      status: 'fail',
+      pointer: '/result/structuredContent',
+      found: '{} (+12 more schema errors)',
+      schemaErrorsOmitted: 12,
+    });
     expect(v.status === 'fail' ? v.schemaErrors : []).toHaveLength(1);
   });
   test('schemas missing for the seller’s version or an unreachable source: untested with the reason and how to supply them', () => {
-    const missing = adcpResponse.judge(result(success()), { schemas: fakeSchemas({ adcp: { skip: 'https://example.invalid/schemas: fetch failed' } }) });
+    const missing = adcpResponse.judge(result(success()), {
+      schemas: fakeSchemas({ adcp: { skip: 'https://example.invalid/schemas: fetch failed' } }),
+    });
     expect(missing).toEqual({ status: 'untested', reason: expect.stringMatching(/fetch failed.*--schemas DIR\|URL/) });
   });
   test('a tool that is not an AdCP task is not applicable; a call without a payload is untested', () => {
     expect(statusOf(adcpResponse, result(success(), { tool: 'ping' }), { schemas: fakeSchemas({}) })).toBe('not-applicable');
-    expect(statusOf(adcpResponse, result({ content: [{ type: 'text', text: 'plain words' }] }), { schemas: fakeSchemas({}) })).toBe('untested');
+    expect(statusOf(adcpResponse, result({ content: [{ type: 'text', text: 'plain words' }] }), { schemas: fakeSchemas({}) })).toBe(
+      'untested',
+    );
   });
 });
 
@@ -296,7 +377,12 @@ describe('capabilities.*', () => {
     expect(only(capsTool, capture(initFailed))).toBe('untested');
   });
   test('capabilities.versions: adcp.supported_versions passes (with or without major_versions)', () => {
-    expect(only(versions, capture({ exchanges: [capsCall({ status: 'completed', adcp: { major_versions: [3], supported_versions: ['3.0', '3.1-beta'] } })] }))).toBe('pass');
+    expect(
+      only(
+        versions,
+        capture({ exchanges: [capsCall({ status: 'completed', adcp: { major_versions: [3], supported_versions: ['3.0', '3.1-beta'] } })] }),
+      ),
+    ).toBe('pass');
     expect(only(versions, capture({ exchanges: [capsCall({ status: 'completed', adcp: { supported_versions: ['3.1'] } })] }))).toBe('pass');
   });
   test('capabilities.versions (MUST*): a seller judged at AdCP 3.0 declares major_versions; from 3.1 only supported_versions will do', () => {
@@ -304,14 +390,25 @@ describe('capabilities.*', () => {
     expect(only(versions, majorOnly)).toBe('pass');
     const at31 = { agent: { name: 'unit', transport: 'stdio' as const, production: false, sandbox: true, adcpVersion: '3.1' } };
     const v = versions.judge({ ...majorOnly, ...at31 }, { agent: at31.agent });
-    expect(v[0]!.verdict).toMatchObject({ status: 'fail', pointer: '/result/structuredContent/adcp/supported_versions', found: expect.stringContaining('major_versions') });
-    expect(only(versions, capture({ exchanges: [capsCall({ status: 'completed', adcp_version: '3.1', adcp: { major_versions: [3] } })] }))).toBe('fail');
+    expect(v[0]!.verdict).toMatchObject({
+      status: 'fail',
+      pointer: '/result/structuredContent/adcp/supported_versions',
+      found: expect.stringContaining('major_versions'),
+    });
+    expect(
+      only(versions, capture({ exchanges: [capsCall({ status: 'completed', adcp_version: '3.1', adcp: { major_versions: [3] } })] })),
+    ).toBe('fail');
   });
   test('capabilities.versions: none, empty, or malformed fails', () => {
     expect(only(versions, capture({ exchanges: [capsCall({ status: 'completed' })] }))).toBe('fail');
     expect(only(versions, capture({ exchanges: [capsCall({ status: 'completed', adcp: {} })] }))).toBe('fail');
     expect(only(versions, capture({ exchanges: [capsCall({ status: 'completed', adcp: { supported_versions: [] } })] }))).toBe('fail');
-    expect(only(versions, capture({ exchanges: [capsCall({ status: 'completed', adcp: { major_versions: [0], supported_versions: ['3.0'] } })] }))).toBe('fail');
+    expect(
+      only(
+        versions,
+        capture({ exchanges: [capsCall({ status: 'completed', adcp: { major_versions: [0], supported_versions: ['3.0'] } })] }),
+      ),
+    ).toBe('fail');
     expect(only(versions, capture({ exchanges: [capsCall({ status: 'completed', adcp: { supported_versions: [3.1] } })] }))).toBe('fail');
   });
   test('capabilities.versions: listed but not called, no answer, or an error result is untested', () => {
@@ -322,14 +419,22 @@ describe('capabilities.*', () => {
   });
   test('capabilities.versions: an agent that does not list get_adcp_capabilities is not applicable (capabilities.tool owns it)', () => {
     const unlisted = { toolsList: tools(tool('get_products')) };
-    expect(verdictOf(versions, capture(unlisted))).toEqual({ status: 'not-applicable', reason: expect.stringContaining('see capabilities.tool') });
-    const rejected = result({ isError: true, content: [{ type: 'text', text: 'Tool get_adcp_capabilities not found' }] }, { tool: 'get_adcp_capabilities' });
+    expect(verdictOf(versions, capture(unlisted))).toEqual({
+      status: 'not-applicable',
+      reason: expect.stringContaining('see capabilities.tool'),
+    });
+    const rejected = result(
+      { isError: true, content: [{ type: 'text', text: 'Tool get_adcp_capabilities not found' }] },
+      { tool: 'get_adcp_capabilities' },
+    );
     expect(only(versions, capture({ ...unlisted, exchanges: [rejected] }))).toBe('not-applicable');
   });
   test('capabilities.test-controller: production agents only', () => {
     const listed = tools(tool('comply_test_controller'));
     expect(only(testController, capture({ toolsList: listed }))).toBe('not-applicable');
-    expect(only(testController, capture({ agent: { name: 'p', transport: 'stdio', production: true, sandbox: false }, toolsList: listed }))).toBe('fail');
+    expect(
+      only(testController, capture({ agent: { name: 'p', transport: 'stdio', production: true, sandbox: false }, toolsList: listed })),
+    ).toBe('fail');
     expect(only(testController, capture({ agent: { name: 'p', transport: 'stdio', production: true, sandbox: false } }))).toBe('pass');
   });
 });
@@ -342,7 +447,12 @@ describe('capabilities.adcp-tools', () => {
   });
   test('an MCP server with no AdCP tool fails as "not an AdCP agent", naming what it lists', () => {
     const v = verdictOf(adcpTools, capture({ toolsList: tools(tool('ping')) }));
-    expect(v).toEqual({ status: 'fail', pointer: '/tools', expected: expect.stringContaining('get_adcp_capabilities'), found: '1 tool(s): "ping": not an AdCP agent' });
+    expect(v).toEqual({
+      status: 'fail',
+      pointer: '/tools',
+      expected: expect.stringContaining('get_adcp_capabilities'),
+      found: '1 tool(s): "ping": not an AdCP agent',
+    });
     expect(adcpTools.severity).toBe('MUST');
     expect(only(adcpTools, capture({ toolsList: tools() }))).toBe('fail');
     expect(verdictOf(adcpTools, capture({ toolsList: tools() }))).toMatchObject({ found: 'no tools: not an AdCP agent' });
@@ -356,7 +466,12 @@ describe('capabilities.adcp-tools', () => {
     expect(v.status === 'fail' ? v.found.length : 0).toBeLessThan(1000);
   });
   test('untested when there is no tool list to judge', () => {
-    expect(verdictOf(adcpTools, capture(initFailed))).toEqual({ status: 'untested', reason: expect.stringContaining('see transport.initialize') });
-    expect(only(adcpTools, capture({ toolsList: { ok: false, failure: { kind: 'timeout', message: 'tools/list timed out' } } }))).toBe('untested');
+    expect(verdictOf(adcpTools, capture(initFailed))).toEqual({
+      status: 'untested',
+      reason: expect.stringContaining('see transport.initialize'),
+    });
+    expect(only(adcpTools, capture({ toolsList: { ok: false, failure: { kind: 'timeout', message: 'tools/list timed out' } } }))).toBe(
+      'untested',
+    );
   });
 });

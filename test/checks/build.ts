@@ -34,7 +34,11 @@ export function success(sc: unknown = payload(), extra: Record<string, unknown> 
 
 /** An error result as the AdCP transport-errors page shows it. */
 export function errorResult(err: unknown, extraSc: Record<string, unknown> = {}): Record<string, unknown> {
-  return { isError: true, structuredContent: { adcp_error: err, ...extraSc }, content: [{ type: 'text', text: JSON.stringify({ adcp_error: err }) }] };
+  return {
+    isError: true,
+    structuredContent: { adcp_error: err, ...extraSc },
+    content: [{ type: 'text', text: JSON.stringify({ adcp_error: err }) }],
+  };
 }
 
 export const goodError = { code: 'INVALID_REQUEST', message: 'budget.total must be positive', recovery: 'correctable' };

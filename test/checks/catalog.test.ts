@@ -40,7 +40,9 @@ describe('the catalog', () => {
       expect(c.title.length, c.id).toBeGreaterThan(10);
       expect(c.fix.length, c.id).toBeGreaterThan(10);
       expect(c.spec.label.length, c.id).toBeGreaterThan(3);
-      expect(c.spec.url, c.id).toMatch(c.harnessAddition ? /^README\.md#[a-z0-9-]+$/ : /^https:\/\/(adcontextprotocol\.org|modelcontextprotocol\.io)\//);
+      expect(c.spec.url, c.id).toMatch(
+        c.harnessAddition ? /^README\.md#[a-z0-9-]+$/ : /^https:\/\/(adcontextprotocol\.org|modelcontextprotocol\.io)\//,
+      );
       expect(['MUST', 'SHOULD', 'MUST*']).toContain(severityLabel(c));
       expect(['exchange', 'agent']).toContain(c.scope);
       expect(checkById(c.id)).toBe(c);
@@ -49,7 +51,8 @@ describe('the catalog', () => {
   });
 
   test("no user-facing text names an internal document (RULES.md, DESIGN.md, 'seed')", () => {
-    for (const c of catalog) expect(`${c.title} ${c.spec.label} ${c.spec.url} ${c.fix}`, c.id).not.toMatch(/RULES\.md|DESIGN\.md|\bseed\b/i);
+    for (const c of catalog)
+      expect(`${c.title} ${c.spec.label} ${c.spec.url} ${c.fix}`, c.id).not.toMatch(/RULES\.md|DESIGN\.md|\bseed\b/i);
   });
 
   test('transport.* checks are live; transport.call is a harness addition', () => {

@@ -7,9 +7,13 @@ describe('judgeAgent', () => {
   test('a clean capture: no failure or warning, outcomes in catalog order then call order', () => {
     const a = capture({
       exchanges: [
-        result(success({ status: 'completed', adcp: { major_versions: [3], supported_versions: ['3.0'] } }), { tool: 'get_adcp_capabilities' }),
+        result(success({ status: 'completed', adcp: { major_versions: [3], supported_versions: ['3.0'] } }), {
+          tool: 'get_adcp_capabilities',
+        }),
         result(success()),
-        result(errorResult({ code: 'VALIDATION_ERROR', message: 'brief must be a string', recovery: 'correctable' }), { intent: 'invalid' }),
+        result(errorResult({ code: 'VALIDATION_ERROR', message: 'brief must be a string', recovery: 'correctable' }), {
+          intent: 'invalid',
+        }),
       ],
     });
     const outcomes = judgeAgent(a, {});
@@ -17,17 +21,29 @@ describe('judgeAgent', () => {
     const order = catalog.map((c) => c.id);
     const ranks = outcomes.map((o) => order.indexOf(o.check));
     expect(ranks).toEqual([...ranks].sort((x, y) => x - y));
-    expect(outcomes.filter((o) => o.check === 'envelope.is-error-type').map((o) => o.tool)).toEqual(['get_adcp_capabilities', 'get_products', 'get_products (invalid input)']);
+    expect(outcomes.filter((o) => o.check === 'envelope.is-error-type').map((o) => o.tool)).toEqual([
+      'get_adcp_capabilities',
+      'get_products',
+      'get_products (invalid input)',
+    ]);
     expect(new Set(outcomes.map((o) => o.check))).toEqual(new Set(order)); // every check reports
   });
 
   test('fail → fail under MUST, warn under SHOULD; conditional levels (MUST*) resolved per call from the data', () => {
-    const a = capture({ exchanges: [result(success({ products: [] }), { protocolVersion: '2025-03-26' }), result({ content: [{ type: 'text', text: JSON.stringify(payload()) }] }, { protocolVersion: '2025-03-26' })] });
+    const a = capture({
+      exchanges: [
+        result(success({ products: [] }), { protocolVersion: '2025-03-26' }),
+        result({ content: [{ type: 'text', text: JSON.stringify(payload()) }] }, { protocolVersion: '2025-03-26' }),
+      ],
+    });
     const outcomes = judgeAgent(a, {}, (id) => id === 'envelope.status' || id === 'envelope.structured-content');
     const status = outcomes.find((o) => o.check === 'envelope.status' && o.status !== 'pass')!;
     expect(status).toMatchObject({ status: 'warn', severity: 'SHOULD' });
     expect(status.message).toMatch(/^at \/result\/structuredContent\/status: expected .*; found absent$/);
-    expect(outcomes.find((o) => o.check === 'envelope.structured-content' && o.status !== 'pass')).toMatchObject({ status: 'warn', severity: 'SHOULD' });
+    expect(outcomes.find((o) => o.check === 'envelope.structured-content' && o.status !== 'pass')).toMatchObject({
+      status: 'warn',
+      severity: 'SHOULD',
+    });
   });
 
   test('a call with no answer: transport.call fails, other exchange checks are untested (envelope.size judges oversize)', () => {
@@ -42,8 +58,15 @@ describe('judgeAgent', () => {
 
   test('an aborted session is a transport.call failure; no calls at all is untested with the reason', () => {
     const aborted = judgeAgent(capture({ aborted: { kind: 'timeout', message: 'agent timeout' } }), {}, (id) => id === 'transport.call');
-    expect(aborted.map((o) => [o.tool, o.status])).toEqual([['(no calls)', 'untested'], ['session', 'fail']]);
-    const failedInit = judgeAgent(capture({ initialize: { ok: false, failure: { kind: 'connect', message: 'ECONNREFUSED' } }, toolsList: undefined }), {}, (id) => id === 'envelope.flat');
+    expect(aborted.map((o) => [o.tool, o.status])).toEqual([
+      ['(no calls)', 'untested'],
+      ['session', 'fail'],
+    ]);
+    const failedInit = judgeAgent(
+      capture({ initialize: { ok: false, failure: { kind: 'connect', message: 'ECONNREFUSED' } }, toolsList: undefined }),
+      {},
+      (id) => id === 'envelope.flat',
+    );
     expect(failedInit[0]).toMatchObject({ status: 'untested', message: expect.stringContaining('transport.initialize') });
   });
 
@@ -52,7 +75,7 @@ describe('judgeAgent', () => {
     expect(new Set(outcomes.map((o) => o.check.split('.')[0]))).toEqual(new Set(['error']));
   });
 
-  test('hostile records never crash the run; a throwing check is untested with the error, never a pass or the seller\'s failure', () => {
+  test("hostile records never crash the run; a throwing check is untested with the error, never a pass or the seller's failure", () => {
     const weird = [
       result(null),
       result([1, 2]),
@@ -69,14 +92,22 @@ describe('judgeAgent', () => {
 
     // A record whose getter throws makes every check that reads it throw: each is untested with the error.
     const explosive = result(success());
-    Object.defineProperty(explosive, 'tool', { get: () => { throw new Error('getter boom'); } });
+    Object.defineProperty(explosive, 'tool', {
+      get: () => {
+        throw new Error('getter boom');
+      },
+    });
     const guarded = judgeAgent(capture({ exchanges: [explosive] }), {}, (id) => id === 'envelope.status');
     expect(guarded[0]).toMatchObject({ status: 'untested', message: expect.stringContaining('getter boom') });
   });
 
   test('messages escape control characters and truncate seller text', () => {
     const nasty = `a\u0000b\u001b[31m${'x'.repeat(1000)}`;
-    const outcomes = judgeAgent(capture({ exchanges: [result(errorResult({ ...goodError, recovery: nasty }))] }), {}, (id) => id === 'error.recovery');
+    const outcomes = judgeAgent(
+      capture({ exchanges: [result(errorResult({ ...goodError, recovery: nasty }))] }),
+      {},
+      (id) => id === 'error.recovery',
+    );
     const msg = outcomes[0]!.message;
     // eslint-disable-next-line no-control-regex -- asserting no control character survives
     expect(msg).not.toMatch(/[\u0000-\u001f]/);

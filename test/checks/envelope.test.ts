@@ -21,7 +21,8 @@ import { capture, errorResult, goodError, noAnswer, payload, result, rpcError, s
 const statusOf = (check: ExchangeCheck, x: Exchange, ctx: CheckContext = {}): string => check.judge(x, ctx).status;
 
 /** The engine's outcome statuses for one check over some calls (levels resolved per call). */
-const outcomes = (check: ExchangeCheck, exchanges: Exchange[], ctx: CheckContext = {}) => judgeAgent(capture({ exchanges }), ctx, undefined, [check]);
+const outcomes = (check: ExchangeCheck, exchanges: Exchange[], ctx: CheckContext = {}) =>
+  judgeAgent(capture({ exchanges }), ctx, undefined, [check]);
 
 describe('envelope.is-error-type', () => {
   test('absent or boolean passes; a string fails', () => {
@@ -53,18 +54,47 @@ describe('envelope.content-blocks', () => {
       { type: 'text', text: 'Found 3 products.', annotations, _meta: { 'io.example/trace': 'x' } },
       { type: 'image', data: 'AA==', mimeType: 'image/png', annotations: { priority: 1 } },
       { type: 'audio', data: 'AA==', mimeType: 'audio/wav', _meta: {} },
-      { type: 'resource_link', uri: 'file:///r.json', name: 'r', title: 'R', description: 'd', mimeType: 'application/json', size: 12, annotations },
-      { type: 'resource', resource: { uri: 'file:///b', blob: 'AA==', mimeType: 'application/octet-stream', _meta: {} }, annotations, _meta: {} },
+      {
+        type: 'resource_link',
+        uri: 'file:///r.json',
+        name: 'r',
+        title: 'R',
+        description: 'd',
+        mimeType: 'application/json',
+        size: 12,
+        annotations,
+      },
+      {
+        type: 'resource',
+        resource: { uri: 'file:///b', blob: 'AA==', mimeType: 'application/octet-stream', _meta: {} },
+        annotations,
+        _meta: {},
+      },
     ];
     expect(statusOf(contentBlocks, result({ content }))).toBe('pass');
   });
   test('malformed annotations or _meta fail with a pointer to the field', () => {
     const run = (block: unknown) => contentBlocks.judge(result({ content: [{ type: 'text', text: 'ok' }, block] }));
-    expect(run({ type: 'text', text: 'x', annotations: 'high' })).toMatchObject({ status: 'fail', pointer: '/result/content/1/annotations' });
-    expect(run({ type: 'text', text: 'x', annotations: { audience: 'user' } })).toMatchObject({ status: 'fail', pointer: '/result/content/1/annotations/audience' });
-    expect(run({ type: 'text', text: 'x', annotations: { priority: 5 } })).toMatchObject({ status: 'fail', pointer: '/result/content/1/annotations/priority' });
-    expect(run({ type: 'image', data: 'AA==', mimeType: 'image/png', _meta: [] })).toMatchObject({ status: 'fail', pointer: '/result/content/1/_meta' });
-    expect(run({ type: 'resource', resource: { uri: 'file:///a', text: 'a', _meta: 'x' } })).toMatchObject({ status: 'fail', pointer: '/result/content/1/resource/_meta' });
+    expect(run({ type: 'text', text: 'x', annotations: 'high' })).toMatchObject({
+      status: 'fail',
+      pointer: '/result/content/1/annotations',
+    });
+    expect(run({ type: 'text', text: 'x', annotations: { audience: 'user' } })).toMatchObject({
+      status: 'fail',
+      pointer: '/result/content/1/annotations/audience',
+    });
+    expect(run({ type: 'text', text: 'x', annotations: { priority: 5 } })).toMatchObject({
+      status: 'fail',
+      pointer: '/result/content/1/annotations/priority',
+    });
+    expect(run({ type: 'image', data: 'AA==', mimeType: 'image/png', _meta: [] })).toMatchObject({
+      status: 'fail',
+      pointer: '/result/content/1/_meta',
+    });
+    expect(run({ type: 'resource', resource: { uri: 'file:///a', text: 'a', _meta: 'x' } })).toMatchObject({
+      status: 'fail',
+      pointer: '/result/content/1/resource/_meta',
+    });
   });
   test('missing content, a non-object result, a bad block and an unknown type fail — on errors too', () => {
     expect(statusOf(contentBlocks, result({ structuredContent: payload() }))).toBe('fail');
@@ -79,7 +109,10 @@ describe('envelope.structured-content', () => {
   const textOnly = { content: [{ type: 'text', text: JSON.stringify(payload()) }] };
   test('level follows the negotiated revision', () => {
     const revisions = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', undefined];
-    const out = outcomes(structuredContent, revisions.map((protocolVersion) => result(textOnly, { protocolVersion })));
+    const out = outcomes(
+      structuredContent,
+      revisions.map((protocolVersion) => result(textOnly, { protocolVersion })),
+    );
     expect(out.map((o) => [o.status, o.severity])).toEqual([
       ['fail', 'MUST'],
       ['fail', 'MUST'],
@@ -92,7 +125,10 @@ describe('envelope.structured-content', () => {
   });
   test('a non-AdCP tool without an outputSchema is not judged (structuredContent is optional in MCP)', () => {
     const plain = { content: [{ type: 'text', text: 'pong' }] };
-    expect(structuredContent.judge(result(plain, { tool: 'ping' }))).toMatchObject({ status: 'not-applicable', reason: expect.stringContaining("'ping' is not an AdCP task") });
+    expect(structuredContent.judge(result(plain, { tool: 'ping' }))).toMatchObject({
+      status: 'not-applicable',
+      reason: expect.stringContaining("'ping' is not an AdCP task"),
+    });
     const declared = { name: 'ping', inputSchema: { type: 'object' }, outputSchema: { type: 'object' } };
     expect(statusOf(structuredContent, result(plain, { tool: 'ping', advertised: declared }))).toBe('fail');
   });
@@ -126,7 +162,17 @@ describe('envelope.adcp-error-only-success', () => {
 describe('envelope.extractable', () => {
   test('structuredContent or JSON text passes', () => {
     expect(statusOf(extractable, result(success()))).toBe('pass');
-    expect(statusOf(extractable, result({ content: [{ type: 'text', text: 'summary' }, { type: 'text', text: JSON.stringify(payload()) }] }))).toBe('pass');
+    expect(
+      statusOf(
+        extractable,
+        result({
+          content: [
+            { type: 'text', text: 'summary' },
+            { type: 'text', text: JSON.stringify(payload()) },
+          ],
+        }),
+      ),
+    ).toBe('pass');
   });
   test('plain text and adcp_error-only fail; non-AdCP tools are not applicable', () => {
     expect(statusOf(extractable, result({ content: [{ type: 'text', text: 'Found 3 products' }] }))).toBe('fail');
@@ -163,8 +209,15 @@ describe('envelope.text-mirror', () => {
     const sc = payload();
     const reordered = JSON.stringify({ products: sc.products, status: sc.status });
     expect(statusOf(textMirror, result({ structuredContent: sc, content: [{ type: 'text', text: reordered }] }))).toBe('pass');
-    expect(statusOf(textMirror, result({ structuredContent: sc, content: [{ type: 'text', text: JSON.stringify(payload({ status: 'working' })) }] }))).toBe('fail');
-    expect(statusOf(textMirror, result({ structuredContent: sc, content: [{ type: 'text', text: 'Found 1 product' }] }))).toBe('not-applicable');
+    expect(
+      statusOf(
+        textMirror,
+        result({ structuredContent: sc, content: [{ type: 'text', text: JSON.stringify(payload({ status: 'working' })) }] }),
+      ),
+    ).toBe('fail');
+    expect(statusOf(textMirror, result({ structuredContent: sc, content: [{ type: 'text', text: 'Found 1 product' }] }))).toBe(
+      'not-applicable',
+    );
   });
 });
 
@@ -192,7 +245,11 @@ describe('envelope.status', () => {
     ];
     // The judge fails each; the engine reads the level off the AdCP version of each call.
     expect(missing.map((x) => statusOf(status, x))).toEqual(['fail', 'fail', 'fail']);
-    expect(outcomes(status, missing).map((o) => [o.status, o.severity])).toEqual([['warn', 'SHOULD'], ['fail', 'MUST'], ['warn', 'SHOULD']]);
+    expect(outcomes(status, missing).map((o) => [o.status, o.severity])).toEqual([
+      ['warn', 'SHOULD'],
+      ['fail', 'MUST'],
+      ['warn', 'SHOULD'],
+    ]);
     const configured = { agent: { name: 'a', transport: 'stdio' as const, production: false, sandbox: true, adcpVersion: '3.1' } };
     expect(outcomes(status, [result(success({ products: [] }))], configured).map((o) => o.status)).toEqual(['fail']);
   });
@@ -243,6 +300,12 @@ describe('envelope.reserved-keys', () => {
     expect(findReservedKey(deep, '').hit).toBe(`${'/d'.repeat(100_000)}/prototype`); // no depth bound: found, no crash
     expect(statusOf(reservedKeys, result({ content: [], structuredContent: deep }))).toBe('fail');
     // Past the walk budget the check could not look: untested, never a pass.
-    expect(findReservedKey(Array.from({ length: 10 }, () => ({})), '', 5)).toEqual({ hit: null, complete: false });
+    expect(
+      findReservedKey(
+        Array.from({ length: 10 }, () => ({})),
+        '',
+        5,
+      ),
+    ).toEqual({ hit: null, complete: false });
   });
 });

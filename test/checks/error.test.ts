@@ -22,16 +22,21 @@ const withError = (e: Record<string, unknown>) => result(errorResult(e));
 describe('error.adcp-error', () => {
   test('structuredContent.adcp_error or text JSON passes', () => {
     expect(statusOf(adcpError, withError(goodError))).toBe('pass');
-    expect(statusOf(adcpError, result({ isError: true, content: [{ type: 'text', text: JSON.stringify({ adcp_error: goodError }) }] }))).toBe('pass');
+    expect(
+      statusOf(adcpError, result({ isError: true, content: [{ type: 'text', text: JSON.stringify({ adcp_error: goodError }) }] })),
+    ).toBe('pass');
   });
   test('plain text, payload errors[] only, or a non-object adcp_error fails', () => {
     expect(statusOf(adcpError, result({ isError: true, content: [{ type: 'text', text: 'boom' }] }))).toBe('fail');
     expect(statusOf(adcpError, result({ isError: true, content: [], structuredContent: { errors: [goodError] } }))).toBe('fail');
     expect(statusOf(adcpError, result({ isError: true, content: [], structuredContent: { adcp_error: 'RATE_LIMITED' } }))).toBe('fail');
   });
-  test('a plain MCP error from a non-AdCP tool on the same server is not judged; an AdCP task\'s is', () => {
+  test("a plain MCP error from a non-AdCP tool on the same server is not judged; an AdCP task's is", () => {
     const plain = { isError: true, content: [{ type: 'text', text: 'file not found' }] };
-    expect(adcpError.judge(result(plain, { tool: 'read_file' }))).toMatchObject({ status: 'not-applicable', reason: expect.stringContaining("'read_file' is not an AdCP task") });
+    expect(adcpError.judge(result(plain, { tool: 'read_file' }))).toMatchObject({
+      status: 'not-applicable',
+      reason: expect.stringContaining("'read_file' is not an AdCP task"),
+    });
     expect(statusOf(adcpError, result(plain, { tool: 'get_products' }))).toBe('fail');
     expect(statusOf(adcpError, result(errorResult(goodError), { tool: 'read_file' }))).toBe('pass');
   });
@@ -50,7 +55,13 @@ describe('error.text-mirror', () => {
     expect(statusOf(textMirror, result(differs))).toBe('fail');
   });
   test('the error only in a later text item warns (not content[0])', () => {
-    const later = { isError: true, content: [{ type: 'text', text: 'x' }, { type: 'text', text: JSON.stringify({ adcp_error: goodError }) }] };
+    const later = {
+      isError: true,
+      content: [
+        { type: 'text', text: 'x' },
+        { type: 'text', text: JSON.stringify({ adcp_error: goodError }) },
+      ],
+    };
     expect(statusOf(textMirror, result(later))).toBe('fail');
   });
 });
@@ -184,7 +195,10 @@ describe('the located adcp_error the field checks judge', () => {
     const plain = { isError: true, content: [{ type: 'text', text: 'file not found' }] };
     for (const check of [...fieldChecks, textMirror as ExchangeCheck]) {
       expect(check.judge(result(plain, { tool: 'read_file' }), {}), check.id).toMatchObject({ status: 'not-applicable' });
-      expect(check.judge(result(plain), {}), check.id).toMatchObject({ status: 'untested', reason: expect.stringContaining('see error.adcp-error') });
+      expect(check.judge(result(plain), {}), check.id).toMatchObject({
+        status: 'untested',
+        reason: expect.stringContaining('see error.adcp-error'),
+      });
     }
   });
   test('a reserved JSON-RPC code without data.adcp_error is untested (see error.jsonrpc-data); another code is not applicable', () => {
@@ -196,7 +210,9 @@ describe('the located adcp_error the field checks judge', () => {
   });
   test('only a payload errors[] item, or no answer, is untested; a success is not applicable', () => {
     for (const check of fieldChecks) {
-      expect(statusOf(check, result({ isError: true, content: [], structuredContent: { errors: [goodError] } })), check.id).toBe('untested');
+      expect(statusOf(check, result({ isError: true, content: [], structuredContent: { errors: [goodError] } })), check.id).toBe(
+        'untested',
+      );
       expect(statusOf(check, noAnswer()), check.id).toBe('untested');
       expect(statusOf(check, result(success())), check.id).toBe('not-applicable');
     }

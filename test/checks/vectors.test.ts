@@ -6,7 +6,11 @@ import { catalog } from '../../harness/checks/catalog.ts';
 import { runCheckVector } from '../../harness/checks/vector-cases.ts';
 
 const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'vectors', 'envelope-checks.json');
-const doc = JSON.parse(readFileSync(file, 'utf8')) as { version: number; description: string; vectors: Array<{ id: string; expected_outcomes: Record<string, string> }> };
+const doc = JSON.parse(readFileSync(file, 'utf8')) as {
+  version: number;
+  description: string;
+  vectors: Array<{ id: string; expected_outcomes: Record<string, string> }>;
+};
 
 describe('vectors/envelope-checks.json', () => {
   test('is version 1 with at least 40 uniquely named vectors', () => {
@@ -24,7 +28,8 @@ describe('vectors/envelope-checks.json', () => {
 
   test('every catalog id has a positive and a negative vector', () => {
     const seen = new Map<string, Set<string>>();
-    for (const v of doc.vectors) for (const [id, s] of Object.entries(v.expected_outcomes)) seen.set(id, (seen.get(id) ?? new Set()).add(s));
+    for (const v of doc.vectors)
+      for (const [id, s] of Object.entries(v.expected_outcomes)) seen.set(id, (seen.get(id) ?? new Set()).add(s));
     const uncovered = catalog
       .map((c) => c.id)
       .filter((id) => {
@@ -49,7 +54,9 @@ describe('runCheckVector', () => {
     expect(runCheckVector(null).ok).toBe(false);
   });
   test('hostile vector values never crash it', () => {
-    const hostile = JSON.parse('{"id":"h","capture":{"__proto__":{"production":true},"agent":{"__proto__":{"x":1}}},"exchange":{"__proto__":{"intent":"invalid"},"result":{"__proto__":{}}},"expected_outcomes":{"capabilities.test-controller":"not-applicable","error.validation":"not-applicable"}}') as unknown;
+    const hostile = JSON.parse(
+      '{"id":"h","capture":{"__proto__":{"production":true},"agent":{"__proto__":{"x":1}}},"exchange":{"__proto__":{"intent":"invalid"},"result":{"__proto__":{}}},"expected_outcomes":{"capabilities.test-controller":"not-applicable","error.validation":"not-applicable"}}',
+    ) as unknown;
     expect(runCheckVector(hostile)).toEqual({ ok: true, diff: '' });
     expect(({} as Record<string, unknown>).production).toBeUndefined();
   });

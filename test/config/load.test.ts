@@ -39,7 +39,12 @@ describe('loadConfig: valid configs', () => {
     const json = await loadConfig(join(CONFIG_DIR, 'example.json'), env);
     expect(yaml.agents.map((a) => a.name)).toEqual(['acme-dev', 'local']);
     expect(json.agents.map((a) => a.name)).toEqual(['acme-dev', 'local']);
-    expect(yaml.agents[0]).toMatchObject({ transport: 'http', headers: { Authorization: 'Bearer acme-token-1' }, sandbox: true, protocolVersion: '2025-11-25' });
+    expect(yaml.agents[0]).toMatchObject({
+      transport: 'http',
+      headers: { Authorization: 'Bearer acme-token-1' },
+      sandbox: true,
+      protocolVersion: '2025-11-25',
+    });
     expect(yaml.agents[1]).toMatchObject({ transport: 'stdio', timeouts: { connectMs: 10_000, callMs: 10_000, agentMs: 180_000 } });
   });
 
@@ -94,7 +99,10 @@ describe('loadConfig: valid configs', () => {
   });
 
   test('a stdio agent without cwd runs in the config file directory', async () => {
-    const file = await write('cwd.json', JSON.stringify({ agents: [{ name: 'a', transport: 'stdio', command: 'node', args: ['seller.js'] }] }));
+    const file = await write(
+      'cwd.json',
+      JSON.stringify({ agents: [{ name: 'a', transport: 'stdio', command: 'node', args: ['seller.js'] }] }),
+    );
     const { agents } = await loadConfig(file, {});
     expect(agents[0]).toMatchObject({ command: 'node', args: ['seller.js'], cwd: dir, env: {} });
   });
@@ -102,18 +110,68 @@ describe('loadConfig: valid configs', () => {
 
 describe('loadConfig: errors name the file and the pointer, on one line', () => {
   const cases: Array<[string, string, string, RegExp]> = [
-    ['missing variable', 'missing-var.yaml', 'agents:\n  - name: a\n    transport: http\n    url: http://x/mcp\n    headers: { Authorization: "Bearer ${ACME_TOKEN}" }\n', /: \/agents\/0\/headers\/Authorization: environment variable ACME_TOKEN is not set$/],
-    ['bad URL (YAML)', 'bad-url.yaml', 'agents:\n  - name: a\n    transport: http\n    url: http://x\n  - name: b\n    transport: http\n    url: ftp://x\n', /: \/agents\/1\/url: must be an http\(s\) URL$/],
-    ['bad URL (JSON)', 'bad-url.json', JSON.stringify({ agents: [{ name: 'a', transport: 'http', url: 'localhost:3000' }] }), /bad-url\.json: \/agents\/0\/url: must be an http\(s\) URL$/],
-    ['duplicate names', 'dup.json', JSON.stringify({ agents: [{ name: 'a', transport: 'http', url: 'http://x' }, { name: 'a', transport: 'stdio', command: 'node' }] }), /: \/agents\/1\/name: duplicate agent name 'a'/],
+    [
+      'missing variable',
+      'missing-var.yaml',
+      'agents:\n  - name: a\n    transport: http\n    url: http://x/mcp\n    headers: { Authorization: "Bearer ${ACME_TOKEN}" }\n',
+      /: \/agents\/0\/headers\/Authorization: environment variable ACME_TOKEN is not set$/,
+    ],
+    [
+      'bad URL (YAML)',
+      'bad-url.yaml',
+      'agents:\n  - name: a\n    transport: http\n    url: http://x\n  - name: b\n    transport: http\n    url: ftp://x\n',
+      /: \/agents\/1\/url: must be an http\(s\) URL$/,
+    ],
+    [
+      'bad URL (JSON)',
+      'bad-url.json',
+      JSON.stringify({ agents: [{ name: 'a', transport: 'http', url: 'localhost:3000' }] }),
+      /bad-url\.json: \/agents\/0\/url: must be an http\(s\) URL$/,
+    ],
+    [
+      'duplicate names',
+      'dup.json',
+      JSON.stringify({
+        agents: [
+          { name: 'a', transport: 'http', url: 'http://x' },
+          { name: 'a', transport: 'stdio', command: 'node' },
+        ],
+      }),
+      /: \/agents\/1\/name: duplicate agent name 'a'/,
+    ],
     ['missing url', 'no-url.yaml', 'agents:\n  - name: a\n    transport: http\n', /: \/agents\/0\/url: is required$/],
-    ['stdio field on http', 'mixed.yaml', 'agents:\n  - name: a\n    transport: http\n    url: http://x\n    command: node\n', /: \/agents\/0\/command: is not allowed for transport 'http'/],
-    ['unknown key', 'unknown.yaml', 'agents:\n  - name: a\n    transport: http\n    url: http://x\n    timeout: 5\n', /: \/agents\/0\/timeout: 'timeout' is not a known setting/],
-    ['bad timeout', 'timeout.yaml', 'agents:\n  - name: a\n    transport: http\n    url: http://x\n    timeouts: { call: 0 }\n', /: \/agents\/0\/timeouts\/call: must be a whole number of milliseconds/],
-    ['bad probe', 'probe.yaml', 'agents:\n  - name: a\n    transport: http\n    url: http://x\n    probes: [{ tool: get_products, arguments: {}, intent: maybe }]\n', /: \/agents\/0\/probes\/0\/intent: must be one of: "valid", "invalid"$/],
+    [
+      'stdio field on http',
+      'mixed.yaml',
+      'agents:\n  - name: a\n    transport: http\n    url: http://x\n    command: node\n',
+      /: \/agents\/0\/command: is not allowed for transport 'http'/,
+    ],
+    [
+      'unknown key',
+      'unknown.yaml',
+      'agents:\n  - name: a\n    transport: http\n    url: http://x\n    timeout: 5\n',
+      /: \/agents\/0\/timeout: 'timeout' is not a known setting/,
+    ],
+    [
+      'bad timeout',
+      'timeout.yaml',
+      'agents:\n  - name: a\n    transport: http\n    url: http://x\n    timeouts: { call: 0 }\n',
+      /: \/agents\/0\/timeouts\/call: must be a whole number of milliseconds/,
+    ],
+    [
+      'bad probe',
+      'probe.yaml',
+      'agents:\n  - name: a\n    transport: http\n    url: http://x\n    probes: [{ tool: get_products, arguments: {}, intent: maybe }]\n',
+      /: \/agents\/0\/probes\/0\/intent: must be one of: "valid", "invalid"$/,
+    ],
     ['YAML syntax', 'syntax.yaml', 'agents:\n  - name: a\n   transport: http\n', /syntax\.yaml: \/: invalid YAML at line 3, column 1/],
     ['JSON syntax', 'syntax.json', '{"agents": [ {"name": "a",} ]}', /syntax\.json: \/: invalid JSON/],
-    ['missing fromFile', 'nofile.yaml', 'agents:\n  - name: a\n    transport: stdio\n    command: node\n    env: { K: { fromFile: missing.txt } }\n', /: \/agents\/0\/env\/K\/fromFile: cannot read file 'missing.txt' \(ENOENT/],
+    [
+      'missing fromFile',
+      'nofile.yaml',
+      'agents:\n  - name: a\n    transport: stdio\n    command: node\n    env: { K: { fromFile: missing.txt } }\n',
+      /: \/agents\/0\/env\/K\/fromFile: cannot read file 'missing.txt' \(ENOENT/,
+    ],
     ['no agents', 'empty.yaml', 'agents: []\n', /: \/agents: must be a non-empty list of agents$/],
   ];
   test.for(cases)('%s', async ([, name, text, pattern]) => {
@@ -126,7 +184,10 @@ describe('loadConfig: errors name the file and the pointer, on one line', () => 
   });
 
   test('a URL the schema pattern accepts but WHATWG cannot parse is a ConfigError that does not echo the URL', async () => {
-    const file = await write('port.yaml', 'agents:\n  - name: a\n    transport: http\n    url: http://seller.example:99999/mcp?key=${URL_KEY}\n');
+    const file = await write(
+      'port.yaml',
+      'agents:\n  - name: a\n    transport: http\n    url: http://seller.example:99999/mcp?key=${URL_KEY}\n',
+    );
     const err = await configError(file, { URL_KEY: 'urlkey-secret-77' });
     expect(err.message).toMatch(/port\.yaml: \/agents\/0\/url: must be an http\(s\) URL/);
     expect(err.message).not.toContain('urlkey-secret-77');

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import type { AgentCapture } from '../../harness/capture/exchange.ts';
-import { initializeResult, json, result, type RpcMessage, sseEvent, startRpcHttp } from '../hostile/rpc-http.ts';
+import { initializeResult, json, result, type RpcMessage, startRpcHttp } from '../hostile/rpc-http.ts';
 import { httpAgent, probes, stdioAgent, TOKEN } from './agents.ts';
 
 const RPC_STDIO = fileURLToPath(new URL('../hostile/servers/rpc-stdio.mjs', import.meta.url));
@@ -50,7 +50,10 @@ describe('SSE: an event the stream never closed with a blank line is not an answ
     });
     try {
       const capture = await captureAgent(httpAgent(server.url, { timeouts }));
-      expect(capture.initialize).toMatchObject({ ok: false, failure: { kind: 'protocol', message: expect.stringContaining('never terminated by a blank line') } });
+      expect(capture.initialize).toMatchObject({
+        ok: false,
+        failure: { kind: 'protocol', message: expect.stringContaining('never terminated by a blank line') },
+      });
       expect(capture.toolsList).toBeUndefined();
     } finally {
       await server.close();
@@ -60,7 +63,10 @@ describe('SSE: an event the stream never closed with a blank line is not an answ
   test('a stream that ends with no answer at all fails the call as closed when it ends', async () => {
     const capture = await sseCall(() => ': keep-alive\n\n');
     const x = capture.exchanges[0]!;
-    expect(x.outcome).toMatchObject({ kind: 'transport-error', failure: { kind: 'closed', message: expect.stringContaining('ended without an answer') } });
+    expect(x.outcome).toMatchObject({
+      kind: 'transport-error',
+      failure: { kind: 'closed', message: expect.stringContaining('ended without an answer') },
+    });
     expect(x.durationMs).toBeLessThan(timeouts.callMs);
   });
 });
@@ -69,7 +75,8 @@ describe('HTTP: a 4xx/5xx answer to initialize fails initialize with what the se
   test.for([401, 403, 404, 500, 503])('HTTP %i', async (status) => {
     const server = await startRpcHttp((m, res) => {
       if (m.method !== 'initialize') return false;
-      const challenge: Record<string, string> = status === 401 ? { 'www-authenticate': `Bearer error="invalid_token", error_description="token ${TOKEN} expired"` } : {};
+      const challenge: Record<string, string> =
+        status === 401 ? { 'www-authenticate': `Bearer error="invalid_token", error_description="token ${TOKEN} expired"` } : {};
       json(res, { error: `refused (${status}) for token ${TOKEN}` }, status, challenge);
       return true;
     });
@@ -105,7 +112,10 @@ describe('HTTP: a 4xx/5xx answer to initialize fails initialize with what the se
     });
     try {
       const capture = await captureAgent(httpAgent(server.url, { timeouts }));
-      expect(capture.initialize).toMatchObject({ ok: false, failure: { httpStatus: 401, message: expect.stringContaining('no WWW-Authenticate header') } });
+      expect(capture.initialize).toMatchObject({
+        ok: false,
+        failure: { httpStatus: 401, message: expect.stringContaining('no WWW-Authenticate header') },
+      });
     } finally {
       await server.close();
     }
@@ -118,7 +128,10 @@ describe('stdio: a command that cannot start, or dies at once', () => {
     const capture = await captureAgent(stdioAgent('x', { command: `/nonexistent/${secret}/adcp-seller`, args: [], secrets: [secret] }));
     expect(capture.initialize).toMatchObject({
       ok: false,
-      failure: { kind: 'connect', message: 'ENOENT: the server could not be started: the command /nonexistent/[REDACTED]/adcp-seller was not found' },
+      failure: {
+        kind: 'connect',
+        message: 'ENOENT: the server could not be started: the command /nonexistent/[REDACTED]/adcp-seller was not found',
+      },
     });
     expect(capture.stdio).toMatchObject({ spawned: false, stdoutJunk: [] });
     expect(JSON.stringify(capture)).not.toContain(secret);
@@ -131,7 +144,13 @@ describe('stdio: a command that cannot start, or dies at once', () => {
       await writeFile(file, '#!/bin/sh\necho hi\n');
       await chmod(file, 0o644);
       const capture = await captureAgent(stdioAgent('x', { command: file, args: [] }));
-      expect(capture.initialize).toMatchObject({ ok: false, failure: { kind: 'connect', message: `EACCES: the server could not be started: the command ${file} is not executable (permission denied)` } });
+      expect(capture.initialize).toMatchObject({
+        ok: false,
+        failure: {
+          kind: 'connect',
+          message: `EACCES: the server could not be started: the command ${file} is not executable (permission denied)`,
+        },
+      });
       expect(capture.stdio?.spawned).toBe(false);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -140,17 +159,29 @@ describe('stdio: a command that cannot start, or dies at once', () => {
 
   test('a working directory that does not exist is named as such (not as a missing command)', async () => {
     const capture = await captureAgent(stdioAgent('rpc', { command: process.execPath, args: [RPC_STDIO], cwd: '/nonexistent/adcp-cwd' }));
-    expect(capture.initialize).toMatchObject({ ok: false, failure: { kind: 'connect', message: expect.stringContaining('working directory /nonexistent/adcp-cwd does not exist') } });
+    expect(capture.initialize).toMatchObject({
+      ok: false,
+      failure: { kind: 'connect', message: expect.stringContaining('working directory /nonexistent/adcp-cwd does not exist') },
+    });
   });
 
   test('exits at once printing FATAL on stderr: initialize fails quoting it, the tail is redacted, nothing was judged', async () => {
     const token = 'seller-token-ABCDEF123456';
     const capture = await captureAgent(
-      stdioAgent('rpc', { command: process.execPath, args: [RPC_STDIO, 'fatal'], env: { SELLER_TOKEN: token }, secrets: [token], timeouts }),
+      stdioAgent('rpc', {
+        command: process.execPath,
+        args: [RPC_STDIO, 'fatal'],
+        env: { SELLER_TOKEN: token },
+        secrets: [token],
+        timeouts,
+      }),
     );
     expect(capture.initialize).toMatchObject({
       ok: false,
-      failure: { kind: 'closed', message: expect.stringMatching(/exited \(code 1\) before answering initialize; stderr: FATAL: SELLER_API_KEY is not set/) },
+      failure: {
+        kind: 'closed',
+        message: expect.stringMatching(/exited \(code 1\) before answering initialize; stderr: FATAL: SELLER_API_KEY is not set/),
+      },
     });
     expect(capture.stdio).toMatchObject({ spawned: true, exit: { code: 1, signal: null }, stdoutJunk: [] });
     expect(capture.stdio?.stderrTail).toContain('FATAL: SELLER_API_KEY is not set');

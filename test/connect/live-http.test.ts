@@ -20,7 +20,11 @@ describe.each(['json', 'sse'] as const)('http (%s): official SDK seller', (mode)
     try {
       const capture = await captureAgent(httpAgent(server.url, { name: `sdk-${mode}` }));
       expect(capture.initialize).toMatchObject({ ok: true, protocolVersion: '2025-11-25', serverInfo: { name: 'sdk-seller' } });
-      expect(probeCalls(capture.exchanges).map((x) => `${x.tool}:${x.intent}`)).toEqual(['get_adcp_capabilities:valid', 'get_products:valid', 'get_products:invalid']);
+      expect(probeCalls(capture.exchanges).map((x) => `${x.tool}:${x.intent}`)).toEqual([
+        'get_adcp_capabilities:valid',
+        'get_products:valid',
+        'get_products:invalid',
+      ]);
       const contentType = mode === 'json' ? 'application/json' : 'text/event-stream';
       for (const x of capture.exchanges) {
         expect(x.http).toMatchObject({ method: 'tools/call', status: 200, contentType, sessionId: capture.http?.sessionId });
@@ -82,7 +86,10 @@ describe.each(['json', 'sse'] as const)('http (%s): hostile seller', (mode) => {
 
   test('odd types, unknown keys and __proto__ keys are preserved', () => {
     const x = byTool(capture.exchanges, 'odd_result')[0]!;
-    expect(x.outcome).toMatchObject({ kind: 'result', result: { isError: 'true', x_unknown: { nested: [1, 'two', null] }, content: [{ x_block_extra: 7 }] } });
+    expect(x.outcome).toMatchObject({
+      kind: 'result',
+      result: { isError: 'true', x_unknown: { nested: [1, 'two', null] }, content: [{ x_block_extra: 7 }] },
+    });
     const sc = (x.outcome as { result: { structuredContent: object } }).result.structuredContent;
     expect(Object.keys(sc)).toEqual(['__proto__', 'constructor', 'a']);
   });
@@ -90,7 +97,10 @@ describe.each(['json', 'sse'] as const)('http (%s): hostile seller', (mode) => {
   test('a hung call times out at the call timeout; the next probe answers', () => {
     const hang = byTool(capture.exchanges, 'hang')[0];
     expect(failureOf(hang).kind).toBe('timeout');
-    expect(capture.exchanges[capture.exchanges.indexOf(hang!) + 1]).toMatchObject({ tool: 'get_adcp_capabilities', outcome: { kind: 'result' } });
+    expect(capture.exchanges[capture.exchanges.indexOf(hang!) + 1]).toMatchObject({
+      tool: 'get_adcp_capabilities',
+      outcome: { kind: 'result' },
+    });
   });
 
   test('a 200 MB body is cut at the cap (oversize, bytesSeen ≈ cap); the session goes on', () => {
@@ -99,12 +109,23 @@ describe.each(['json', 'sse'] as const)('http (%s): hostile seller', (mode) => {
     expect(f.kind).toBe('oversize');
     expect(f.bytesSeen).toBeGreaterThan(1_114_112);
     expect(f.bytesSeen).toBeLessThan(1_114_112 + 1024 * 1024);
-    expect(capture.exchanges[capture.exchanges.indexOf(huge!) + 1]).toMatchObject({ tool: 'get_adcp_capabilities', outcome: { kind: 'result' } });
+    expect(capture.exchanges[capture.exchanges.indexOf(huge!) + 1]).toMatchObject({
+      tool: 'get_adcp_capabilities',
+      outcome: { kind: 'result' },
+    });
   });
 
   test('HTML with status 500, and HTML with status 200, are http-status failures', () => {
-    expect(failureOf(byTool(capture.exchanges, 'html500')[0])).toMatchObject({ kind: 'http-status', httpStatus: 500, contentType: 'text/html; charset=utf-8' });
-    expect(failureOf(byTool(capture.exchanges, 'html200')[0])).toMatchObject({ kind: 'http-status', httpStatus: 200, contentType: 'text/html' });
+    expect(failureOf(byTool(capture.exchanges, 'html500')[0])).toMatchObject({
+      kind: 'http-status',
+      httpStatus: 500,
+      contentType: 'text/html; charset=utf-8',
+    });
+    expect(failureOf(byTool(capture.exchanges, 'html200')[0])).toMatchObject({
+      kind: 'http-status',
+      httpStatus: 200,
+      contentType: 'text/html',
+    });
     expect(byTool(capture.exchanges, 'html500')[0]?.http).toMatchObject({ status: 500 });
   });
 
@@ -116,8 +137,15 @@ describe.each(['json', 'sse'] as const)('http (%s): hostile seller', (mode) => {
 
   test('the token was sent, and appears nowhere in the capture (results, failure messages)', () => {
     expect(server.seen.authorization).toContain(`Bearer ${TOKEN}`);
-    expect(failureOf(byTool(capture.exchanges, 'echo_auth_http')[0])).toMatchObject({ kind: 'http-status', httpStatus: 403, message: expect.stringContaining('[REDACTED]') });
-    expect(byTool(capture.exchanges, 'echo_auth')[0]?.outcome).toMatchObject({ kind: 'result', result: { content: [{ text: 'unauthorized: you sent [REDACTED]' }] } });
+    expect(failureOf(byTool(capture.exchanges, 'echo_auth_http')[0])).toMatchObject({
+      kind: 'http-status',
+      httpStatus: 403,
+      message: expect.stringContaining('[REDACTED]'),
+    });
+    expect(byTool(capture.exchanges, 'echo_auth')[0]?.outcome).toMatchObject({
+      kind: 'result',
+      result: { content: [{ text: 'unauthorized: you sent [REDACTED]' }] },
+    });
     expect(JSON.stringify(capture)).not.toContain(TOKEN);
   });
 
@@ -187,9 +215,14 @@ describe('http: server-initiated requests on the call stream', () => {
     const server = await rpcServer((m, res) => {
       const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (m.method === 'initialize') {
-        return json({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'pinger', version: '1' } } });
+        return json({
+          jsonrpc: '2.0',
+          id: m.id,
+          result: { protocolVersion: m.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'pinger', version: '1' } },
+        });
       }
-      if (m.method === 'tools/list') return json({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'get_adcp_capabilities', inputSchema: { type: 'object' } }] } });
+      if (m.method === 'tools/list')
+        return json({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'get_adcp_capabilities', inputSchema: { type: 'object' } }] } });
       if (m.method === 'tools/call') {
         callId = m.id;
         stream = res;
@@ -200,13 +233,17 @@ describe('http: server-initiated requests on the call stream', () => {
       if (m.method === undefined && m.id === callId && stream) {
         // the client's answer to our ping: refuse it, then answer the call on its stream
         res.writeHead(500, { 'content-type': 'text/plain' }).end('no thanks');
-        stream.end(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: callId, result: { content: [], structuredContent: { ok: true } } })}\n\n`);
+        stream.end(
+          `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: callId, result: { content: [], structuredContent: { ok: true } } })}\n\n`,
+        );
         return;
       }
       res.writeHead(202).end();
     });
     try {
-      const capture = await captureAgent(httpAgent(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, { probes: probes('get_adcp_capabilities') }));
+      const capture = await captureAgent(
+        httpAgent(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, { probes: probes('get_adcp_capabilities') }),
+      );
       const x = capture.exchanges[0]!;
       expect(x.outcome).toMatchObject({ kind: 'result', result: { structuredContent: { ok: true } } });
       expect(x.http).toMatchObject({ method: 'tools/call', status: 200, contentType: 'text/event-stream' });
@@ -222,16 +259,27 @@ describe('http: a hung handshake notification', () => {
     const server = await rpcServer((m, res) => {
       if (m.method === 'initialize') {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'x', version: '1' } } }));
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: m.id,
+            result: { protocolVersion: m.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'x', version: '1' } },
+          }),
+        );
       }
       // anything else: never answered
     });
     try {
       const t0 = performance.now();
       const capture = await captureAgent(
-        httpAgent(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, { timeouts: { connectMs: 1_000, callMs: 20_000, agentMs: 50_000 } }),
+        httpAgent(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, {
+          timeouts: { connectMs: 1_000, callMs: 20_000, agentMs: 50_000 },
+        }),
       );
-      expect(capture.initialize).toMatchObject({ ok: false, failure: { kind: 'timeout', message: expect.stringContaining('notifications/initialized') } });
+      expect(capture.initialize).toMatchObject({
+        ok: false,
+        failure: { kind: 'timeout', message: expect.stringContaining('notifications/initialized') },
+      });
       // Cut by the 1 s connect timeout, not the 20 s call timeout (generous margin for a loaded machine).
       expect(performance.now() - t0).toBeLessThan(15_000);
     } finally {

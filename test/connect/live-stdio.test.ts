@@ -24,7 +24,11 @@ describe('stdio: official SDK seller', () => {
     expect(capture.initialize).toMatchObject({ ok: true, protocolVersion: '2025-06-18', serverInfo: { name: 'sdk-seller' } });
     expect(capture.toolsList).toMatchObject({ ok: true, pages: 1 });
     // Only tools the agent lists; get_adcp_capabilities first; one invalid call.
-    expect(probeCalls(capture.exchanges).map((x) => `${x.tool}:${x.intent}`)).toEqual(['get_adcp_capabilities:valid', 'get_products:valid', 'get_products:invalid']);
+    expect(probeCalls(capture.exchanges).map((x) => `${x.tool}:${x.intent}`)).toEqual([
+      'get_adcp_capabilities:valid',
+      'get_products:valid',
+      'get_products:invalid',
+    ]);
     for (const x of capture.exchanges) {
       expect(x.protocolVersion).toBe('2025-06-18');
       expect(x.advertised?.inputSchema).toMatchObject({ type: 'object' });
@@ -35,7 +39,10 @@ describe('stdio: official SDK seller', () => {
     // The seller echoed our context: it is recorded as sent.
     expect(structured(capture.exchanges[0])['context']).toEqual(capture.exchanges[0]!.request.arguments['context']);
     const invalid = capture.exchanges[2]!;
-    expect(invalid.outcome).toMatchObject({ kind: 'result', result: { isError: true, structuredContent: { adcp_error: { code: 'VALIDATION_ERROR' } } } });
+    expect(invalid.outcome).toMatchObject({
+      kind: 'result',
+      result: { isError: true, structuredContent: { adcp_error: { code: 'VALIDATION_ERROR' } } },
+    });
     expect(capture.stdio).toEqual({ spawned: true, stdoutJunk: [], stderrTail: '' });
     expect(capture.protocolViolations).toEqual([]);
     expect(capture.aborted).toBeUndefined();
@@ -48,7 +55,18 @@ describe('stdio: hostile seller', () => {
     (capture ??= await captureAgent(
       stdioAgent('hostile-stdio.mjs', {
         args: [`${stdioAgent('hostile-stdio.mjs').args[0]}`, '--junk-at-start'],
-        probes: probes('env_probe', 'odd_result', 'my_tool', 'hang', 'junk', 'huge', 'bad_envelope', 'get_adcp_capabilities', 'crash', 'odd_result'),
+        probes: probes(
+          'env_probe',
+          'odd_result',
+          'my_tool',
+          'hang',
+          'junk',
+          'huge',
+          'bad_envelope',
+          'get_adcp_capabilities',
+          'crash',
+          'odd_result',
+        ),
       }),
     ));
 
@@ -115,7 +133,10 @@ describe('stdio: hostile seller', () => {
 
   test('a crash mid-call: the call is closed, the exit is recorded, the rest is cut short, the process is gone', async () => {
     const c = await run();
-    expect(byTool(c.exchanges, 'crash')[0]?.outcome).toMatchObject({ kind: 'transport-error', failure: { kind: 'closed', message: expect.stringContaining('code 3') } });
+    expect(byTool(c.exchanges, 'crash')[0]?.outcome).toMatchObject({
+      kind: 'transport-error',
+      failure: { kind: 'closed', message: expect.stringContaining('code 3') },
+    });
     expect(c.stdio?.exit).toEqual({ code: 3, signal: null });
     expect(c.stdio?.stderrTail).toContain('crashing mid-call');
     expect(c.aborted).toMatchObject({ kind: 'closed' });
@@ -174,12 +195,18 @@ describe('stdio: process environment and lifecycle', () => {
 
   test('an aborted run signal cuts the agent short and still returns a capture', async () => {
     const controller = new AbortController();
-    const pending = captureAgent(stdioAgent('hostile-stdio.mjs', { timeouts: { connectMs: 10_000, callMs: 30_000, agentMs: 50_000 }, probes: probes('hang', 'odd_result') }), {
-      signal: controller.signal,
-      onProgress: (e) => {
-        if (e.step === 'call hang') setTimeout(() => controller.abort(), 100);
+    const pending = captureAgent(
+      stdioAgent('hostile-stdio.mjs', {
+        timeouts: { connectMs: 10_000, callMs: 30_000, agentMs: 50_000 },
+        probes: probes('hang', 'odd_result'),
+      }),
+      {
+        signal: controller.signal,
+        onProgress: (e) => {
+          if (e.step === 'call hang') setTimeout(() => controller.abort(), 100);
+        },
       },
-    });
+    );
     const capture = await pending;
     expect(capture.aborted).toMatchObject({ kind: 'timeout', message: 'the run was cancelled' });
     expect(byTool(capture.exchanges, 'odd_result')).toHaveLength(0);
@@ -204,7 +231,10 @@ describe('stdio: single misbehaviours (mini-stdio.mjs)', () => {
   test('an answer with our id but `jsonrpc` other than "2.0" is a protocol failure at once, not a timeout', async () => {
     const capture = await captureAgent(mini('--bad-jsonrpc', { timeouts: { connectMs: 10_000, callMs: 5_000, agentMs: 50_000 } }));
     const x = capture.exchanges[0]!;
-    expect(x.outcome).toMatchObject({ kind: 'transport-error', failure: { kind: 'protocol', message: expect.stringContaining('`jsonrpc` is not "2.0"') } });
+    expect(x.outcome).toMatchObject({
+      kind: 'transport-error',
+      failure: { kind: 'protocol', message: expect.stringContaining('`jsonrpc` is not "2.0"') },
+    });
     expect(x.durationMs).toBeLessThan(5_000); // before the call timeout
     expect(capture.stdio?.stdoutJunk).toHaveLength(1); // still recorded as a non-JSON-RPC line
   });
@@ -231,7 +261,12 @@ describe('stdio: single misbehaviours (mini-stdio.mjs)', () => {
 
   test('agentMs bounds the wall time, close of a process that ignores stdin EOF and SIGTERM included', async () => {
     const t0 = performance.now();
-    const capture = await captureAgent(mini('--stubborn', { probes: probes('env_probe', 'get_adcp_capabilities'), timeouts: { connectMs: 10_000, callMs: 30_000, agentMs: 1_000 } }));
+    const capture = await captureAgent(
+      mini('--stubborn', {
+        probes: probes('env_probe', 'get_adcp_capabilities'),
+        timeouts: { connectMs: 10_000, callMs: 30_000, agentMs: 1_000 },
+      }),
+    );
     // Bounded by the 1 s agent timeout, not the 30 s call timeout (margin for a loaded machine).
     expect(performance.now() - t0).toBeLessThan(15_000);
     expect(capture.aborted).toMatchObject({ kind: 'timeout' });

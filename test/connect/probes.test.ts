@@ -6,7 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
-import { createMediaBuyArguments, defaultArguments, defaultProbes, INVALID_PROBE, updateMediaBuyArguments, withContext } from '../../harness/capture/probes.ts';
+import {
+  createMediaBuyArguments,
+  defaultArguments,
+  defaultProbes,
+  INVALID_PROBE,
+  updateMediaBuyArguments,
+  withContext,
+} from '../../harness/capture/probes.ts';
 import { stdioAgent } from './agents.ts';
 
 const addFormats = addFormatsModule.default;
@@ -15,8 +22,17 @@ const SDK_30 = join(ROOT, 'node_modules/@adcp/sdk/dist/lib/schemas-data/3.0');
 const SHARED_31 = resolve(ROOT, '..', 'shared', 'adcp', 'schemas', '3.1.19');
 
 const ALL_TOOLS = [
-  'get_adcp_capabilities', 'get_products', 'list_creative_formats', 'list_creatives', 'get_media_buys',
-  'get_media_buy_delivery', 'get_signals', 'create_media_buy', 'sync_creatives', 'update_media_buy', 'comply_test_controller',
+  'get_adcp_capabilities',
+  'get_products',
+  'list_creative_formats',
+  'list_creatives',
+  'get_media_buys',
+  'get_media_buy_delivery',
+  'get_signals',
+  'create_media_buy',
+  'sync_creatives',
+  'update_media_buy',
+  'comply_test_controller',
 ].map((name) => ({ name }));
 
 /** Every schema of one version tree in one draft-07 Ajv; tool name → compiled request validator. */
@@ -33,10 +49,13 @@ function requestValidators(dir: string): (tool: string) => ValidateFunction {
     const schema = JSON.parse(readFileSync(file, 'utf8')) as { $id?: string };
     if (schema.$id && !ajv.getSchema(schema.$id)) ajv.addSchema(schema);
   }
-  const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { schemas: Record<string, { tasks?: Record<string, { request?: { $ref: string } }> }> };
+  const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as {
+    schemas: Record<string, { tasks?: Record<string, { request?: { $ref: string } }> }>;
+  };
   const refs = new Map<string, string>();
   for (const area of Object.values(index.schemas)) {
-    for (const [task, d] of Object.entries(area.tasks ?? {})) if (d.request && !refs.has(task)) refs.set(task.replace(/-/g, '_'), d.request.$ref);
+    for (const [task, d] of Object.entries(area.tasks ?? {}))
+      if (d.request && !refs.has(task)) refs.set(task.replace(/-/g, '_'), d.request.$ref);
   }
   return (tool) => {
     const ref = refs.get(tool);
@@ -51,8 +70,14 @@ describe('defaultProbes', () => {
   test('read-only tools the agent lists, capabilities first, one invalid call; no mutations unless sandbox', () => {
     const probes = defaultProbes(ALL_TOOLS, stdioAgent('x'));
     expect(probes.map((p) => `${p.tool}:${p.intent}`)).toEqual([
-      'get_adcp_capabilities:valid', 'get_products:valid', 'list_creative_formats:valid', 'list_creatives:valid',
-      'get_media_buys:valid', 'get_media_buy_delivery:valid', 'get_signals:valid', 'get_products:invalid',
+      'get_adcp_capabilities:valid',
+      'get_products:valid',
+      'list_creative_formats:valid',
+      'list_creatives:valid',
+      'get_media_buys:valid',
+      'get_media_buy_delivery:valid',
+      'get_signals:valid',
+      'get_products:invalid',
     ]);
     expect(defaultProbes([{ name: 'get_signals' }], stdioAgent('x')).map((p) => p.tool)).toEqual(['get_signals']);
     const sandbox = defaultProbes(ALL_TOOLS, stdioAgent('x', { sandbox: true })).map((p) => p.tool);
@@ -84,25 +109,31 @@ describe('defaultProbes', () => {
       expect(validator(INVALID_PROBE.tool)(INVALID_PROBE.arguments)).toBe(false);
     });
 
-    test.skipIf(!tree.present)(`every request the business-rule scenarios build validates against the ${tree.name} request schema${tree.absent}`, () => {
-      const validator = requestValidators(tree.dir);
-      const booking = createMediaBuyArguments({ productId: 'p1', pricingOptionId: 'po1', bidPrice: 4.5 });
-      const { idempotency_key: _key, ...withoutKey } = booking;
-      const requests: Array<[string, Record<string, unknown>, boolean]> = [
-        ['create_media_buy', booking, true],
-        ['create_media_buy', createMediaBuyArguments(), true],
-        ['update_media_buy', updateMediaBuyArguments('adcp-conformance-unknown-1a2b3c4d'), true],
-        // The missing-key step breaks the schema on purpose (idempotency_key is required).
-        ['create_media_buy', withoutKey, false],
-        ['get_products', { ...defaultArguments('get_products')!, adcp_major_version: 3 }, true],
-        ['get_products', { ...defaultArguments('get_products')!, adcp_major_version: 99 }, true],
-        ['get_products', { ...defaultArguments('get_products')!, pagination: { max_results: 1, cursor: 'opaque' } }, true],
-        ['list_creative_formats', { pagination: { max_results: 1 } }, true],
-      ];
-      for (const [tool, args, valid] of requests) {
-        const validate = validator(tool);
-        expect(validate(withContext(args, 'adcp-conformance.test.0')), `${tool} ${JSON.stringify(args)}: ${JSON.stringify(validate.errors)}`).toBe(valid);
-      }
-    });
+    test.skipIf(!tree.present)(
+      `every request the business-rule scenarios build validates against the ${tree.name} request schema${tree.absent}`,
+      () => {
+        const validator = requestValidators(tree.dir);
+        const booking = createMediaBuyArguments({ productId: 'p1', pricingOptionId: 'po1', bidPrice: 4.5 });
+        const { idempotency_key: _key, ...withoutKey } = booking;
+        const requests: Array<[string, Record<string, unknown>, boolean]> = [
+          ['create_media_buy', booking, true],
+          ['create_media_buy', createMediaBuyArguments(), true],
+          ['update_media_buy', updateMediaBuyArguments('adcp-conformance-unknown-1a2b3c4d'), true],
+          // The missing-key step breaks the schema on purpose (idempotency_key is required).
+          ['create_media_buy', withoutKey, false],
+          ['get_products', { ...defaultArguments('get_products')!, adcp_major_version: 3 }, true],
+          ['get_products', { ...defaultArguments('get_products')!, adcp_major_version: 99 }, true],
+          ['get_products', { ...defaultArguments('get_products')!, pagination: { max_results: 1, cursor: 'opaque' } }, true],
+          ['list_creative_formats', { pagination: { max_results: 1 } }, true],
+        ];
+        for (const [tool, args, valid] of requests) {
+          const validate = validator(tool);
+          expect(
+            validate(withContext(args, 'adcp-conformance.test.0')),
+            `${tool} ${JSON.stringify(args)}: ${JSON.stringify(validate.errors)}`,
+          ).toBe(valid);
+        }
+      },
+    );
   }
 });

@@ -19,7 +19,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'adcp-rec-'));
   const server = await startHostileHttp({ mode: 'sse' });
   try {
-    const http = httpAgent(server.url, { name: 'rec-http', probes: probes('get_adcp_capabilities', 'odd_result', 'echo_auth', 'echo_auth_http', 'html500', 'get_products') });
+    const http = httpAgent(server.url, {
+      name: 'rec-http',
+      probes: probes('get_adcp_capabilities', 'odd_result', 'echo_auth', 'echo_auth_http', 'html500', 'get_products'),
+    });
     const stdio = stdioAgent('hostile-stdio.mjs', { name: 'rec-stdio', probes: probes('odd_result', 'junk', 'bad_envelope', 'crash') });
     secrets = [...http.secrets, ...stdio.secrets];
     captures = [await captureAgent(http), await captureAgent(stdio)];
@@ -35,8 +38,16 @@ describe('recording', () => {
   test('round trip: read back deep-equal (odd keys included), one agent line then its exchanges', async () => {
     const file = join(dir, 'run.jsonl');
     await writeRecording(file, captures, secrets);
-    const lines = (await readFile(file, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string });
-    expect(lines.map((l) => l.type)).toEqual(['agent', ...captures[0]!.exchanges.map(() => 'exchange'), 'agent', ...captures[1]!.exchanges.map(() => 'exchange')]);
+    const lines = (await readFile(file, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
+    expect(lines.map((l) => l.type)).toEqual([
+      'agent',
+      ...captures[0]!.exchanges.map(() => 'exchange'),
+      'agent',
+      ...captures[1]!.exchanges.map(() => 'exchange'),
+    ]);
     const back = await readRecording(file);
     expect(back).toStrictEqual(captures);
     const odd = back[0]!.exchanges[1]!.outcome as { result: { structuredContent: object } };
@@ -54,7 +65,12 @@ describe('recording', () => {
     const file = join(dir, 'secret.jsonl');
     const leaky: AgentCapture = {
       ...captures[0]!,
-      exchanges: [{ ...captures[0]!.exchanges[0]!, outcome: { kind: 'result', result: { content: [{ type: 'text', text: `echo Bearer ${TOKEN}` }] } } }],
+      exchanges: [
+        {
+          ...captures[0]!.exchanges[0]!,
+          outcome: { kind: 'result', result: { content: [{ type: 'text', text: `echo Bearer ${TOKEN}` }] } },
+        },
+      ],
     };
     await writeRecording(file, [leaky], secrets);
     const text = await readFile(file, 'utf8');

@@ -21,7 +21,9 @@ test('each stdio exchange carries the stderr written during its call (redacted, 
   );
   const call = (tool: string, nth = 0) => byTool(capture.exchanges, tool)[nth]!;
   const [throws, quiet, noisy, quietAgain] = [call('throws'), call('quiet'), call('noisy'), call('quiet', 1)];
-  expect(throws.stderrDuring).toBe("TypeError: Cannot read properties of undefined (reading 'map') token=[REDACTED]\n    at handler (/srv/seller/tools.js:42:17)\n");
+  expect(throws.stderrDuring).toBe(
+    "TypeError: Cannot read properties of undefined (reading 'map') token=[REDACTED]\n    at handler (/srv/seller/tools.js:42:17)\n",
+  );
   expect(quiet.stderrDuring).toBeUndefined();
   // Cut at the bound, less the characters a secret crossing the cut could occupy, with an ellipsis.
   expect(noisy.stderrDuring).toHaveLength(STDERR_DURING_CHARS - (token.length - 1) + 1);

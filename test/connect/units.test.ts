@@ -77,7 +77,9 @@ describe('failures', () => {
     const mcp = (code: number) => Object.assign(new Error('x'), { name: 'McpError', code });
     expect(classify(mcp(-32001), []).kind).toBe('timeout');
     expect(classify(mcp(-32000), []).kind).toBe('closed');
-    const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+    const refused = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+    });
     expect(classify(refused, [], 'connect').kind).toBe('connect');
     expect(classify(new Error("Server's protocol version is not supported: 1999-01-01"), [], 'connect').kind).toBe('protocol');
     expect(classify(new Error('token abcd-1234 leaked'), ['abcd-1234']).message).toBe(`token ${REDACTED} leaked`);

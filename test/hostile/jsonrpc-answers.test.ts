@@ -17,7 +17,14 @@ const AT = 'tools/call get_adcp_capabilities';
 type Behaviour = 'duplicate' | 'batch' | 'string-id' | 'unknown-id' | 'server-requests';
 
 const stdio = (behaviour: Behaviour): Promise<AgentCapture> =>
-  captureAgent(stdioAgent('rpc', { command: process.execPath, args: [RPC_STDIO, behaviour], timeouts, probes: probes('get_adcp_capabilities', 'get_adcp_capabilities') }));
+  captureAgent(
+    stdioAgent('rpc', {
+      command: process.execPath,
+      args: [RPC_STDIO, behaviour],
+      timeouts,
+      probes: probes('get_adcp_capabilities', 'get_adcp_capabilities'),
+    }),
+  );
 
 /** The same misbehaviours over streamable HTTP: `sse` writes the call's answer as SSE events, else as a JSON body. */
 async function http(behaviour: Behaviour, mode: 'json' | 'sse'): Promise<AgentCapture> {
@@ -44,7 +51,12 @@ async function http(behaviour: Behaviour, mode: 'json' | 'sse'): Promise<AgentCa
               ? [result(987654), result(m.id)]
               : [
                   { jsonrpc: '2.0', id: 's-1', method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } },
-                  { jsonrpc: '2.0', id: 's-2', method: 'elicitation/create', params: { message: 'x', requestedSchema: { type: 'object', properties: {} } } },
+                  {
+                    jsonrpc: '2.0',
+                    id: 's-2',
+                    method: 'elicitation/create',
+                    params: { message: 'x', requestedSchema: { type: 'object', properties: {} } },
+                  },
                   { jsonrpc: '2.0', id: 's-3', method: 'roots/list' },
                 ];
     if (mode === 'json') {
@@ -87,7 +99,10 @@ describe.each(transports)('%s', (_name, run) => {
   test('a batch array answering a single request never satisfies it', async () => {
     const c = await run('batch');
     for (const x of c.exchanges) {
-      expect(x.outcome).toMatchObject({ kind: 'transport-error', failure: { kind: 'protocol', message: expect.stringContaining('batch array') } });
+      expect(x.outcome).toMatchObject({
+        kind: 'transport-error',
+        failure: { kind: 'protocol', message: expect.stringContaining('batch array') },
+      });
       expect(x.durationMs).toBeLessThan(timeouts.callMs); // refused at once, not timed out
     }
     expect(c.protocolViolations).toEqual([
@@ -99,10 +114,16 @@ describe.each(transports)('%s', (_name, run) => {
   test('the string id "N" answering our numeric id N never satisfies the call (the SDK would take it)', async () => {
     const c = await run('string-id');
     for (const x of c.exchanges) {
-      expect(x.outcome).toMatchObject({ kind: 'transport-error', failure: { kind: 'protocol', message: expect.stringMatching(/answered with id "\d+", not our id \d+/) } });
+      expect(x.outcome).toMatchObject({
+        kind: 'transport-error',
+        failure: { kind: 'protocol', message: expect.stringMatching(/answered with id "\d+", not our id \d+/) },
+      });
     }
     expect(kinds(c)).toEqual(['id-type-mismatch', 'id-type-mismatch']);
-    expect(c.protocolViolations?.[0]).toMatchObject({ at: AT, message: expect.stringMatching(/id "\d+" \(string\) to our tools\/call request id \d+ \(number\)/) });
+    expect(c.protocolViolations?.[0]).toMatchObject({
+      at: AT,
+      message: expect.stringMatching(/id "\d+" \(string\) to our tools\/call request id \d+ \(number\)/),
+    });
   });
 
   test('an answer to an id never sent is recorded and ignored; the real answer still counts', async () => {
@@ -137,7 +158,10 @@ describe.each(transports)('%s', (_name, run) => {
 describe('http json', () => {
   test('a JSON body holding a batch array never satisfies the call', async () => {
     const c = await http('batch', 'json');
-    expect(c.exchanges[0]?.outcome).toMatchObject({ kind: 'transport-error', failure: { kind: 'protocol', message: expect.stringContaining('batch array') } });
+    expect(c.exchanges[0]?.outcome).toMatchObject({
+      kind: 'transport-error',
+      failure: { kind: 'protocol', message: expect.stringContaining('batch array') },
+    });
     expect(kinds(c)).toEqual(['batch', 'batch']);
   });
 

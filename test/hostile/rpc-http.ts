@@ -4,7 +4,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type RpcMessage = { jsonrpc?: string; id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: unknown };
+export type RpcMessage = {
+  jsonrpc?: string;
+  id?: string | number;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: unknown;
+  error?: unknown;
+};
 /** Return true when the message was answered; false lets the default answer it. */
 export type RpcHandler = (m: RpcMessage, res: ServerResponse, req: IncomingMessage) => boolean;
 

@@ -57,7 +57,9 @@ describe.concurrent('seller-controlled schemas', () => {
   test('huge-tools-list: 2000 tools with large outputSchemas (13 MB, cap raised) are judged within the agent budget and memory', async () => {
     // 13–28 s and 690–840 MiB on a loaded 2-core machine (was 45 s / 950 MiB): bounded by the agent timeout
     // plus the judging budget, not by the 10 s agent timeout alone; cutting it further is open work.
-    const run = await runHostile('huge-tools-list', [stdio('huge-tools-list', { maxBytes: 16 * 1024 * 1024, timeouts: { agent: 30_000 } })]);
+    const run = await runHostile('huge-tools-list', [
+      stdio('huge-tools-list', { maxBytes: 16 * 1024 * 1024, timeouts: { agent: 30_000 } }),
+    ]);
     expectContained(run, { maxRssMiB: 1024 });
     expect(agentOf(run, 'huge-tools-list').incomplete).toBeNull();
     expect(agentOf(run, 'huge-tools-list').outcomes.find((o) => o.check === 'transport.tools-list')?.status).toBe('pass');

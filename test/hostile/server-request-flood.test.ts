@@ -36,7 +36,9 @@ test('a ping flood in one SSE answer: bounded answers, bounded connections, reco
     expect(server.peakSockets()).toBeLessThanOrEqual(MAX_CONNECTIONS_PER_ORIGIN);
     expect(pingAnswers).toBeGreaterThanOrEqual(WAIT_FOR_ANSWERS);
     expect(pingAnswers).toBeLessThanOrEqual(MAX_SERVER_REQUESTS_PER_CALL);
-    expect(capture.protocolViolations).toEqual([expect.objectContaining({ kind: 'server-request-flood', at: 'tools/call get_adcp_capabilities' })]);
+    expect(capture.protocolViolations).toEqual([
+      expect.objectContaining({ kind: 'server-request-flood', at: 'tools/call get_adcp_capabilities' }),
+    ]);
   } finally {
     await server.close();
   }

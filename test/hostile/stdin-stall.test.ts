@@ -20,11 +20,19 @@ const alive = (pid: number): boolean => {
 test('a seller that stops reading stdin: the call fails at the pending-bytes bound, the seller is killed, later probes are not run', async () => {
   const timeouts = { connectMs: 5_000, callMs: 30_000, agentMs: 60_000 };
   const capture = await captureAgent(
-    stdioAgent('rpc', { command: process.execPath, args: [RPC_STDIO, 'stdin-stall'], timeouts, probes: probes('get_adcp_capabilities', 'get_adcp_capabilities') }),
+    stdioAgent('rpc', {
+      command: process.execPath,
+      args: [RPC_STDIO, 'stdin-stall'],
+      timeouts,
+      probes: probes('get_adcp_capabilities', 'get_adcp_capabilities'),
+    }),
   );
   expect(capture.exchanges).toHaveLength(1);
   const x = capture.exchanges[0]!;
-  expect(x.outcome).toMatchObject({ kind: 'transport-error', failure: { kind: 'closed', message: expect.stringContaining('the seller stopped reading its stdin') } });
+  expect(x.outcome).toMatchObject({
+    kind: 'transport-error',
+    failure: { kind: 'closed', message: expect.stringContaining('the seller stopped reading its stdin') },
+  });
   expect(x.durationMs).toBeLessThan(timeouts.callMs); // the bound, not the call timeout, ended it
   expect(capture.stdio?.killedBecause).toMatch(/stopped reading its stdin/);
   expect(capture.aborted).toMatchObject({ kind: 'closed', message: expect.stringContaining('the harness killed the server') });

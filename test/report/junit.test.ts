@@ -36,9 +36,18 @@ const failing = outcome({
   found: '"z"',
   fix: 'send a status',
   durationMs: 1250,
-  evidence: { request: 'get_products {}', answer: "Cannot read properties of undefined (reading 'map')", diagnosis: 'Your tool threw `Cannot read properties of undefined`' },
+  evidence: {
+    request: 'get_products {}',
+    answer: "Cannot read properties of undefined (reading 'map')",
+    diagnosis: 'Your tool threw `Cannot read properties of undefined`',
+  },
 });
-const untested = outcome({ check: 'capabilities.tool', tool: 'get_adcp_capabilities', status: 'untested', message: 'tool "absent" <here>' });
+const untested = outcome({
+  check: 'capabilities.tool',
+  tool: 'get_adcp_capabilities',
+  status: 'untested',
+  message: 'tool "absent" <here>',
+});
 const passed = outcome({ check: 'envelope.flat', tool: 'get_products', status: 'pass', durationMs: 7 });
 const facts = agent('a <b>', [passed, untested, failing], { server: { name: 'srv "x"', version: '1&2' } });
 const info = {
@@ -69,14 +78,16 @@ describe('decorateJunit', () => {
   test('gives <skipped> its reason, the failure its diagnosis and evidence, and leaves everything else alone', () => {
     expect(out).toContain('<skipped message="untested: tool &quot;absent&quot; &lt;here&gt;"/>');
     expect(out.match(/<skipped/g)).toHaveLength(1);
-    expect(out).toMatch(/<failure message="Your tool threw `Cannot read properties of undefined` \[MUST; AdCP · MCP response extraction\]" type="envelope.status">/);
+    expect(out).toMatch(
+      /<failure message="Your tool threw `Cannot read properties of undefined` \[MUST; AdCP · MCP response extraction\]" type="envelope.status">/,
+    );
     expect(out).toContain('answered: Cannot read properties of undefined (reading &apos;map&apos;)');
     expect(out).toContain('fix:      send a status');
     expect(out).not.toContain('AssertionError');
     expect(out).toContain('<testsuite name="other.adcp.test.ts"');
   });
 
-  test('testcase time is the judged call\'s duration', () => {
+  test("testcase time is the judged call's duration", () => {
     expect(out).toContain('name="a &lt;b&gt; &gt; envelope.status › get_products" time="1.250"');
     expect(out).toContain('name="a &lt;b&gt; &gt; envelope.flat › get_products" time="0.007"');
   });

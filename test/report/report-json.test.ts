@@ -25,7 +25,11 @@ describe('buildReportJson', () => {
       'layers',
       'summary',
     ]);
-    expect(json.agents[0]).toMatchObject({ verdict: 'nonconformant', verdictText: 'nonconformant to AdCP 3.0 per adcp-conformance 0.1.0', verdictReason: null });
+    expect(json.agents[0]).toMatchObject({
+      verdict: 'nonconformant',
+      verdictText: 'nonconformant to AdCP 3.0 per adcp-conformance 0.1.0',
+      verdictReason: null,
+    });
     expect(json.agents[0]?.layers).toEqual({ validate_root: 3, legacy_wrapper: 1, missing: 0, schema: 0 });
     expect(json.agents[0]?.outcomes[1]).toEqual({
       check: 'envelope.status',
@@ -55,7 +59,16 @@ describe('buildReportJson', () => {
   });
 
   test('an unreachable agent makes the report incomplete (exit 3)', () => {
-    const report = { strict: false, cutShort: null, agents: [agent('down', [outcome({ check: 'transport.initialize', tool: 'initialize', status: 'fail' })], { reachable: false, protocolVersion: null })] };
+    const report = {
+      strict: false,
+      cutShort: null,
+      agents: [
+        agent('down', [outcome({ check: 'transport.initialize', tool: 'initialize', status: 'fail' })], {
+          reachable: false,
+          protocolVersion: null,
+        }),
+      ],
+    };
     const json = buildReportJson(report);
     expect(json.exitCode).toBe(3);
     expect(json.complete).toBe(false);
@@ -69,9 +82,12 @@ describe('exitCodeOf', () => {
   const pass = outcome({ check: 'envelope.flat', tool: 't', status: 'pass' });
   const warn = outcome({ check: 'error.recovery', tool: 't', status: 'warn', severity: 'SHOULD' });
   const fail = outcome({ check: 'envelope.flat', tool: 't', status: 'fail' });
-  test('0 when only passes and warnings', () => expect(exitCodeOf({ strict: false, cutShort: null, agents: [agent('a', [pass, warn])] })).toBe(0));
-  test('warnings fail under --strict', () => expect(exitCodeOf({ strict: true, cutShort: null, agents: [agent('a', [pass, warn])] })).toBe(1));
-  test('a baselined fail does not fail the run', () => expect(exitCodeOf({ strict: true, cutShort: null, agents: [agent('a', [{ ...fail, baseline: 'known' }])] })).toBe(0));
+  test('0 when only passes and warnings', () =>
+    expect(exitCodeOf({ strict: false, cutShort: null, agents: [agent('a', [pass, warn])] })).toBe(0));
+  test('warnings fail under --strict', () =>
+    expect(exitCodeOf({ strict: true, cutShort: null, agents: [agent('a', [pass, warn])] })).toBe(1));
+  test('a baselined fail does not fail the run', () =>
+    expect(exitCodeOf({ strict: true, cutShort: null, agents: [agent('a', [{ ...fail, baseline: 'known' }])] })).toBe(0));
   test('1 on a failure', () => expect(exitCodeOf({ strict: false, cutShort: null, agents: [agent('a', [fail])] })).toBe(1));
   test('3 beats 1 when the run was cut short or an agent is incomplete', () => {
     expect(exitCodeOf({ strict: false, cutShort: 'interrupted', agents: [agent('a', [fail])] })).toBe(3);

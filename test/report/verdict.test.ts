@@ -71,6 +71,7 @@ describe('run verdict and exit code', () => {
   test('the words are qualified and never say certified or verified', () => {
     const text = verdictText('conformant', '3.0.6', '0.1.0');
     expect(text).toBe('conformant to AdCP 3.0.6 per adcp-conformance 0.1.0');
-    for (const v of ['conformant', 'nonconformant', 'incomplete'] as const) expect(verdictText(v, '3.1', '1.0.0')).not.toMatch(/certif|verified/i);
+    for (const v of ['conformant', 'nonconformant', 'incomplete'] as const)
+      expect(verdictText(v, '3.1', '1.0.0')).not.toMatch(/certif|verified/i);
   });
 });

@@ -24,8 +24,10 @@ const SECRET = 'tok-5ecr3t-XYZ';
 const NASTY = `A\u0000B\u001b[31mRED\u001b[0m\u202eevil\u2066iso\u200bzw\ufeffbom\r\nforged line\u2028sep\ud800lone<b>&"'|*_\`${SECRET}`;
 
 // Everything the sanitizer calls unsafe, except the line breaks and tabs a multi-line report needs.
-// eslint-disable-next-line no-control-regex -- asserting no control character survives
-const UNSAFE_IN_OUTPUT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/* eslint-disable no-control-regex -- asserting no control character survives */
+const UNSAFE_IN_OUTPUT =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/* eslint-enable no-control-regex */
 
 function hostileCapture(): AgentCapture {
   const x = (tool: string, result: unknown, extra: Partial<Exchange> = {}): Exchange => ({
@@ -43,10 +45,21 @@ function hostileCapture(): AgentCapture {
   return {
     agent: { name: NASTY, transport: 'stdio', production: false, sandbox: false },
     initialize: { ok: true, protocolVersion: '2025-11-25', serverInfo: { name: NASTY, version: NASTY }, durationMs: 1 },
-    toolsList: { ok: true, pages: 1, tools: [{ name: 'get_products', inputSchema: { type: 'object' } }, { name: NASTY, inputSchema: { type: 'object' } }] },
+    toolsList: {
+      ok: true,
+      pages: 1,
+      tools: [
+        { name: 'get_products', inputSchema: { type: 'object' } },
+        { name: NASTY, inputSchema: { type: 'object' } },
+      ],
+    },
     stdio: { stdoutJunk: [NASTY], stderrTail: NASTY, exit: { code: 1, signal: null } },
     exchanges: [
-      x('get_products', { isError: true, content: [{ type: 'text', text: NASTY }], structuredContent: { adcp_error: { code: NASTY, message: NASTY, recovery: NASTY } } }),
+      x('get_products', {
+        isError: true,
+        content: [{ type: 'text', text: NASTY }],
+        structuredContent: { adcp_error: { code: NASTY, message: NASTY, recovery: NASTY } },
+      }),
       x('get_products', { content: [{ type: 'text', text: NASTY }], structuredContent: { status: NASTY, [NASTY]: NASTY } }),
       x(NASTY, { isError: true, content: [{ type: 'text', text: `Cannot read properties of undefined ${NASTY}` }] }),
     ],
@@ -64,7 +77,12 @@ function vitestXml(report: RunReport): string {
   const a = report.agents[0]!;
   const cases = testCases(a.outcomes, false).map(({ name, outcome }) => {
     const full = escapeXml(`${a.name} > ${name}`);
-    const body = outcome.status === 'fail' ? '<failure message="x" type="AssertionError">stack</failure>' : outcome.status === 'untested' ? '<skipped/>' : '';
+    const body =
+      outcome.status === 'fail'
+        ? '<failure message="x" type="AssertionError">stack</failure>'
+        : outcome.status === 'untested'
+          ? '<skipped/>'
+          : '';
     return `<testcase classname="${escapeXml(a.name)}" name="${full}" time="0.001">${body}</testcase>`;
   });
   return `<?xml version="1.0" encoding="UTF-8" ?>\n<testsuites name="vitest tests" tests="${cases.length}" failures="0" errors="0" time="0.1">\n<testsuite name="agent.adcp.test.ts" timestamp="2026-01-01T00:00:00.000Z" hostname="h" tests="${cases.length}" failures="0" errors="0" skipped="0" time="0.1">\n${cases.join('\n')}\n</testsuite>\n</testsuites>\n`;
@@ -78,7 +96,9 @@ describe('every writer, the same hostile strings', async () => {
     terminal: renderTerminalSummary(report, plain),
     'summary.md': renderSummaryMarkdown(report),
     'report.json': JSON.stringify(buildReportJson(report), null, 2),
-    'junit.xml': decorateJunit(vitestXml(report), [{ file: 'agent.adcp.test.ts', name: a.name, properties: agentProperties(a, false), cases }]),
+    'junit.xml': decorateJunit(vitestXml(report), [
+      { file: 'agent.adcp.test.ts', name: a.name, properties: agentProperties(a, false), cases },
+    ]),
     'report.html': renderHtmlReport(report),
   };
 
@@ -91,7 +111,9 @@ describe('every writer, the same hostile strings', async () => {
   test.for(Object.keys(outputs))('%s: no control, bidi, zero-width or lone-surrogate character, and no secret', (name) => {
     const text = outputs[name]!;
     const bad = UNSAFE_IN_OUTPUT.exec(text);
-    expect(bad ? `U+${bad[0].charCodeAt(0).toString(16)} at ${bad.index}: …${text.slice(Math.max(0, bad.index - 40), bad.index + 10)}…` : null).toBeNull();
+    expect(
+      bad ? `U+${bad[0].charCodeAt(0).toString(16)} at ${bad.index}: …${text.slice(Math.max(0, bad.index - 40), bad.index + 10)}…` : null,
+    ).toBeNull();
     expect(text).not.toContain(SECRET);
     expect(text).toContain('forged line');
   });
@@ -108,7 +130,51 @@ describe('every writer, the same hostile strings', async () => {
     expect(html.includes('&lt;b&gt;&amp;&quot;&#39;')).toBe(true);
     // The only elements are the report's own: nothing the seller wrote opens a tag.
     const tags = new Set([...html.matchAll(/<([a-zA-Z][a-zA-Z0-9]*)/g)].map((m) => m[1]!.toLowerCase()));
-    expect([...tags].filter((t) => !['html', 'head', 'meta', 'title', 'style', 'body', 'header', 'h1', 'h2', 'h3', 'p', 'section', 'div', 'fieldset', 'legend', 'label', 'input', 'span', 'noscript', 'details', 'summary', 'strong', 'code', 'dl', 'dt', 'dd', 'pre', 'a', 'article', 'ul', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'script'].includes(t))).toEqual([]);
+    expect(
+      [...tags].filter(
+        (t) =>
+          ![
+            'html',
+            'head',
+            'meta',
+            'title',
+            'style',
+            'body',
+            'header',
+            'h1',
+            'h2',
+            'h3',
+            'p',
+            'section',
+            'div',
+            'fieldset',
+            'legend',
+            'label',
+            'input',
+            'span',
+            'noscript',
+            'details',
+            'summary',
+            'strong',
+            'code',
+            'dl',
+            'dt',
+            'dd',
+            'pre',
+            'a',
+            'article',
+            'ul',
+            'li',
+            'table',
+            'thead',
+            'tbody',
+            'tr',
+            'th',
+            'td',
+            'script',
+          ].includes(t),
+      ),
+    ).toEqual([]);
     const badges = badgeFiles(report);
     expect(badges.map(([name]) => name)).toEqual([expect.stringMatching(/^badges\/[A-Za-z0-9._-]+\.json$/)]);
     for (const [, content] of badges) {

@@ -15,8 +15,16 @@ describe('Ctrl-C', () => {
     const dir = await tmp('sigint');
     const config = join(dir, 'agents.json');
     // A stdio "seller" that never answers initialize.
-    await writeFile(config, JSON.stringify({ agents: [{ name: 'silent', transport: 'stdio', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }] }));
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'adcp-conformance.js'), 'run', '--config', config, '--out', dir], { cwd: ROOT, env: { ...process.env, CI: '1', NO_COLOR: '1' } });
+    await writeFile(
+      config,
+      JSON.stringify({
+        agents: [{ name: 'silent', transport: 'stdio', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }],
+      }),
+    );
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'adcp-conformance.js'), 'run', '--config', config, '--out', dir], {
+      cwd: ROOT,
+      env: { ...process.env, CI: '1', NO_COLOR: '1' },
+    });
     let stderr = '';
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

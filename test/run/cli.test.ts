@@ -124,14 +124,21 @@ describe('run against sellers that are not conformant', () => {
 
     // The same session, replayed with a baseline entry for that id: reported, not counted.
     const baselined = join(dir, 'baselined.json');
-    await writeFile(baselined, JSON.stringify({ agents: [{ name: 'faulty', transport: 'stdio', command, args, expect: { 'envelope.context-echo': 'known: TICKET-1' } }] }));
+    await writeFile(
+      baselined,
+      JSON.stringify({
+        agents: [{ name: 'faulty', transport: 'stdio', command, args, expect: { 'envelope.context-echo': 'known: TICKET-1' } }],
+      }),
+    );
     const outB = await tmp('baselined');
     const b = await runCli(['run', '--config', baselined, '--replay', recording, '--out', outB]);
     expect(b.code, b.stdout + b.stderr).toBe(0);
     const reportB = await readReport(outB);
     expect(reportB.summary.fail).toBe(0);
     expect(reportB.summary.baselined).toBeGreaterThan(0);
-    expect(reportB.agents[0]?.outcomes.find((o) => o.check === 'envelope.context-echo' && o.status === 'fail')?.baseline).toBe('known: TICKET-1');
+    expect(reportB.agents[0]?.outcomes.find((o) => o.check === 'envelope.context-echo' && o.status === 'fail')?.baseline).toBe(
+      'known: TICKET-1',
+    );
     expect(await readFile(join(outB, 'summary.md'), 'utf8')).toContain('## Expected failures (baseline)');
   });
 

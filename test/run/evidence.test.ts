@@ -36,17 +36,24 @@ const outcome = (check: string, status: ReportOutcome['status'], call: number): 
 
 describe('diagnose', () => {
   test('a handler exception forwarded by the MCP SDK (message only, no error name)', () => {
-    expect(diagnose(["Cannot read properties of undefined (reading 'map')"])).toMatch(/^Your tool threw `Cannot read properties of undefined \(reading 'map'\)`/);
+    expect(diagnose(["Cannot read properties of undefined (reading 'map')"])).toMatch(
+      /^Your tool threw `Cannot read properties of undefined \(reading 'map'\)`/,
+    );
   });
   test('an exception with its name and a stack frame', () => {
-    expect(diagnose(['TypeError: x.y is not a function\n    at handler (/srv/app/tools.js:12:7)'])).toContain('`TypeError: x.y is not a function`');
+    expect(diagnose(['TypeError: x.y is not a function\n    at handler (/srv/app/tools.js:12:7)'])).toContain(
+      '`TypeError: x.y is not a function`',
+    );
   });
   test("the SDK's own output-schema rejection", () => {
-    const text = 'MCP error -32602: Output validation error: Invalid structured content for tool get_products: Invalid input: expected string, received object at products[0]';
+    const text =
+      'MCP error -32602: Output validation error: Invalid structured content for tool get_products: Invalid input: expected string, received object at products[0]';
     expect(diagnose([text])).toMatch(/your outputSchema rejects your own answer/);
   });
   test("the SDK's input-schema rejection", () => {
-    expect(diagnose(['MCP error -32602: Input validation error: Invalid arguments for tool get_products: …'])).toMatch(/inputSchema before your handler ran/);
+    expect(diagnose(['MCP error -32602: Input validation error: Invalid arguments for tool get_products: …'])).toMatch(
+      /inputSchema before your handler ran/,
+    );
   });
   test('a zod validation text', () => {
     expect(diagnose(['[{"code":"invalid_type","expected":"string","path":["x"]}]'])).toMatch(/zod validation error/);
@@ -68,7 +75,11 @@ describe('evidence', () => {
 
   test('one root cause reported once: later findings on the same call point to the first', () => {
     const x = exchange({ isError: true, content: [{ type: 'text', text: 'TypeError: boom\n    at f (/srv/a.js:1:1)' }] });
-    const outcomes = [outcome('error.adcp-error', 'fail', 0), outcome('error.no-internals', 'warn', 0), outcome('envelope.context-echo', 'pass', 0)];
+    const outcomes = [
+      outcome('error.adcp-error', 'fail', 0),
+      outcome('error.no-internals', 'warn', 0),
+      outcome('envelope.context-echo', 'pass', 0),
+    ];
     attachEvidence(outcomes, capture([x]), []);
     expect(outcomes[0]?.evidence?.diagnosis).toMatch(/TypeError: boom/);
     expect(outcomes[1]?.evidence).toMatchObject({ sameCauseAs: 'error.adcp-error › get_products' });
@@ -78,7 +89,9 @@ describe('evidence', () => {
   });
 
   test('a call with no answer shows the stdio stderr tail', () => {
-    const x = exchange(undefined, { outcome: { kind: 'transport-error', failure: { kind: 'closed', message: 'the process exited (code 1)' } } });
+    const x = exchange(undefined, {
+      outcome: { kind: 'transport-error', failure: { kind: 'closed', message: 'the process exited (code 1)' } },
+    });
     const c = { ...capture([x]), stdio: { stdoutJunk: [], stderrTail: 'FATAL: SELLER_API_KEY is not set\n' } };
     const ev = callEvidence(x, c, []);
     expect(ev.answer).toContain('no answer: closed: the process exited (code 1)');

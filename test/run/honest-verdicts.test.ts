@@ -22,7 +22,15 @@ interface Report {
   exitCode: number;
   complete: boolean;
   cutShort: string | null;
-  run: { startedAt: string; endedAt: string; harnessVersion: string; node: string; mcpSdkVersion: string; adcpSdkVersion: string; schemaSource: { kind: string; versions: string[] } };
+  run: {
+    startedAt: string;
+    endedAt: string;
+    harnessVersion: string;
+    node: string;
+    mcpSdkVersion: string;
+    adcpSdkVersion: string;
+    schemaSource: { kind: string; versions: string[] };
+  };
   agents: Array<{
     name: string;
     verdict: string;
@@ -30,20 +38,42 @@ interface Report {
     verdictReason: string | null;
     adcpVersion: string | null;
     stderrTail?: string;
-    outcomes: Array<{ check: string; tool: string; status: string; message: string; evidence?: { diagnosis?: string; answer?: string; request?: string } }>;
+    outcomes: Array<{
+      check: string;
+      tool: string;
+      status: string;
+      message: string;
+      evidence?: { diagnosis?: string; answer?: string; request?: string };
+    }>;
   }>;
 }
 
-async function runAgents(name: string, agents: unknown[], extra: string[] = []): Promise<{ dir: string; cli: CliResult; report: Report; summary: string; junit: string }> {
+async function runAgents(
+  name: string,
+  agents: unknown[],
+  extra: string[] = [],
+): Promise<{ dir: string; cli: CliResult; report: Report; summary: string; junit: string }> {
   const dir = await tmp(name);
   const config = join(dir, 'agents.json');
   await writeFile(config, JSON.stringify({ agents }));
   const cli = await runCli(['run', '--config', config, '--out', dir, ...extra]);
   const read = (f: string) => readFile(join(dir, f), 'utf8');
-  return { dir, cli, report: JSON.parse(await read('report.json')) as Report, summary: await read('summary.md'), junit: await read('junit.xml') };
+  return {
+    dir,
+    cli,
+    report: JSON.parse(await read('report.json')) as Report,
+    summary: await read('summary.md'),
+    junit: await read('junit.xml'),
+  };
 }
 
-const verdictSeller = (mode: string, name = mode) => ({ name, transport: 'stdio', command: process.execPath, args: [SELLER, mode], timeouts });
+const verdictSeller = (mode: string, name = mode) => ({
+  name,
+  transport: 'stdio',
+  command: process.execPath,
+  args: [SELLER, mode],
+  timeouts,
+});
 
 function validateReport(report: unknown): void {
   const ajv = new Ajv({ allErrors: true, strict: false });
@@ -119,7 +149,11 @@ describe('never conformant on what was not verified', () => {
   test('an unreachable --schemas URL leaves the schema checks untested: incomplete, exit 3, never complete', async () => {
     const port = await closedPort();
     const { command, args } = stdioSellerCommand();
-    const { cli, report } = await runAgents('schemas-down', [{ name: 'ref', transport: 'stdio', command, args, timeouts }], ['--schemas', `http://127.0.0.1:${port}/schemas/`]);
+    const { cli, report } = await runAgents(
+      'schemas-down',
+      [{ name: 'ref', transport: 'stdio', command, args, timeouts }],
+      ['--schemas', `http://127.0.0.1:${port}/schemas/`],
+    );
     expect(cli.code, cli.stdout + cli.stderr).toBe(3);
     expect(report.complete).toBe(false);
     expect(report.agents[0]!.verdict).toBe('incomplete');
@@ -152,8 +186,16 @@ describe('Ctrl-C is never the seller’s failure', () => {
     const dir = await tmp('sigint-call');
     const { command, args } = stdioSellerCommand({ faults: ['hang-on-call'] });
     const config = join(dir, 'agents.json');
-    await writeFile(config, JSON.stringify({ agents: [{ name: 'hangs', transport: 'stdio', command, args, timeouts: { connect: 15_000, call: 60_000, agent: 120_000 } }] }));
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'adcp-conformance.js'), 'run', '--config', config, '--out', dir], { cwd: ROOT, env: { ...process.env, CI: '1', NO_COLOR: '1' } });
+    await writeFile(
+      config,
+      JSON.stringify({
+        agents: [{ name: 'hangs', transport: 'stdio', command, args, timeouts: { connect: 15_000, call: 60_000, agent: 120_000 } }],
+      }),
+    );
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'adcp-conformance.js'), 'run', '--config', config, '--out', dir], {
+      cwd: ROOT,
+      env: { ...process.env, CI: '1', NO_COLOR: '1' },
+    });
     let stderr = '';
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -172,7 +214,10 @@ describe('Ctrl-C is never the seller’s failure', () => {
     const agent = report.agents[0]!;
     expect(agent.verdict).toBe('incomplete');
     const call = agent.outcomes.filter((o) => o.check === 'transport.call');
-    expect(call.filter((o) => o.status === 'fail'), JSON.stringify(call)).toEqual([]);
+    expect(
+      call.filter((o) => o.status === 'fail'),
+      JSON.stringify(call),
+    ).toEqual([]);
     expect(call.some((o) => o.status === 'untested' && /interrupted/.test(o.message))).toBe(true);
   }, 120_000);
 });

@@ -11,14 +11,47 @@ describe('parseRunArgs', () => {
     expect([o.failOn, o.reverify, o.noBaseline, o.compare, o.writeBaseline]).toEqual(['any', true, undefined, undefined, undefined]);
   });
   test('nightly options: --compare, --fail-on, --no-reverify, --no-baseline, --write-baseline, the html and badge reporters', () => {
-    const o = parseRunArgs(['--compare', 'last/report.json', '--fail-on', 'regressions', '--no-reverify', '--no-baseline', '--write-baseline', 'b.yaml', '--reporter', 'html,badge']);
-    expect([o.compare, o.failOn, o.reverify, o.noBaseline, o.writeBaseline]).toEqual(['last/report.json', 'regressions', false, true, 'b.yaml']);
+    const o = parseRunArgs([
+      '--compare',
+      'last/report.json',
+      '--fail-on',
+      'regressions',
+      '--no-reverify',
+      '--no-baseline',
+      '--write-baseline',
+      'b.yaml',
+      '--reporter',
+      'html,badge',
+    ]);
+    expect([o.compare, o.failOn, o.reverify, o.noBaseline, o.writeBaseline]).toEqual([
+      'last/report.json',
+      'regressions',
+      false,
+      true,
+      'b.yaml',
+    ]);
     expect([...o.reporters]).toEqual(['html', 'badge']);
     // A merge compares and gates too (the nightly workflow: merge the shards, compare with last night).
-    expect(parseRunArgs(['--merge-reports', 'd', '--compare', 'r.json', '--fail-on', 'regressions', '--write-baseline', 'b.yaml']).failOn).toBe('regressions');
+    expect(
+      parseRunArgs(['--merge-reports', 'd', '--compare', 'r.json', '--fail-on', 'regressions', '--write-baseline', 'b.yaml']).failOn,
+    ).toBe('regressions');
   });
   test('repeated and comma-separated lists', () => {
-    const o = parseRunArgs(['--agent', 'a,b', '--agent', 'c', '--check', 'envelope.', '--reporter', 'json,junit', '--shard', '2/3', '--concurrency', '8', '--strict']);
+    const o = parseRunArgs([
+      '--agent',
+      'a,b',
+      '--agent',
+      'c',
+      '--check',
+      'envelope.',
+      '--reporter',
+      'json,junit',
+      '--shard',
+      '2/3',
+      '--concurrency',
+      '8',
+      '--strict',
+    ]);
     expect(o.agents).toEqual(['a', 'b', 'c']);
     expect(o.checks).toEqual(['envelope.']);
     expect([...o.reporters]).toEqual(['json', 'junit']);
@@ -68,7 +101,12 @@ describe('suite file keys', () => {
   test('file-safe, unique and stable', () => {
     const keys = suiteKeys(['Seller A', 'seller-a', '../../etc', '', 'ok.name_1']);
     expect([...keys.values()]).toEqual(['seller-a', 'seller-a-2', 'etc', 'agent', 'ok.name_1']);
-    expect(suiteKeys(['Seller A', 'seller-a'])).toEqual(new Map([['Seller A', 'seller-a'], ['seller-a', 'seller-a-2']]));
+    expect(suiteKeys(['Seller A', 'seller-a'])).toEqual(
+      new Map([
+        ['Seller A', 'seller-a'],
+        ['seller-a', 'seller-a-2'],
+      ]),
+    );
   });
   test('key of a suite file path', () => {
     expect(keyOfSuiteFile('/tmp/x/reference-http.adcp.test.ts')).toBe('reference-http');

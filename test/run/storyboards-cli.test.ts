@@ -12,10 +12,18 @@ const tmp = tempDirs();
 interface Report {
   exitCode: number;
   run: { storyboards?: { selection: string; corpusVersion: string; strict: boolean } };
-  agents: Array<{ name: string; verdict: string; outcomes: Array<{ check: string; tool: string; status: string; advisory?: boolean; message: string }> }>;
+  agents: Array<{
+    name: string;
+    verdict: string;
+    outcomes: Array<{ check: string; tool: string; status: string; advisory?: boolean; message: string }>;
+  }>;
 }
 
-async function runWith(name: string, faults: string[], extra: string[]): Promise<{ code: number | null; stdout: string; report: Report; dir: string }> {
+async function runWith(
+  name: string,
+  faults: string[],
+  extra: string[],
+): Promise<{ code: number | null; stdout: string; report: Report; dir: string }> {
   const dir = await tmp(name);
   const { command, args } = stdioSellerCommand({ faults });
   const config = join(dir, 'agents.json');

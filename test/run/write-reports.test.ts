@@ -17,7 +17,8 @@ async function tmp(): Promise<string> {
   dirs.push(dir);
   return dir;
 }
-const XML = '<?xml version="1.0" encoding="UTF-8" ?>\n<testsuites name="vitest tests" tests="0" failures="0" errors="0" time="0">\n</testsuites>\n';
+const XML =
+  '<?xml version="1.0" encoding="UTF-8" ?>\n<testsuites name="vitest tests" tests="0" failures="0" errors="0" time="0">\n</testsuites>\n';
 
 describe('writeReports', () => {
   test('writes the three reports from the scratch junit, leaves no temp file, touches no other file', async () => {

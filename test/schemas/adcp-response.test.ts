@@ -2,8 +2,24 @@
 // reference seller exposes, at 3.0 (the @adcp/sdk data) and at 3.1.19 (../shared), valid and invalid
 // payloads, additionalProperties, async variants, and that validation never changes the payload.
 import { describe, expect, test } from 'vitest';
-import { createSchemaService, dirSchemaSource, registryFor, sdkSchemaSource, type AgentSchemaService } from '../../harness/schemas/index.ts';
-import { capture, minimal30, minimal31, NO_SHARED, NO_SHARED_MESSAGE, RESPONSE_SCHEMA_PATHS, SELLER_TASKS, SHARED_3_1, SHARED_SCHEMAS } from './helpers.ts';
+import {
+  createSchemaService,
+  dirSchemaSource,
+  registryFor,
+  sdkSchemaSource,
+  type AgentSchemaService,
+} from '../../harness/schemas/index.ts';
+import {
+  capture,
+  minimal30,
+  minimal31,
+  NO_SHARED,
+  NO_SHARED_MESSAGE,
+  RESPONSE_SCHEMA_PATHS,
+  SELLER_TASKS,
+  SHARED_3_1,
+  SHARED_SCHEMAS,
+} from './helpers.ts';
 
 /** A payload without `key`, built without copying the original. */
 function without(payload: Record<string, unknown>, key: string): Record<string, unknown> {
@@ -26,7 +42,13 @@ const REQUIRED_FIELD: Record<(typeof SELLER_TASKS)[number], string> = {
 };
 
 const trees = [
-  { label: '3.0 (@adcp/sdk)', skip: false, version: '3.0.6', service: () => createSchemaService(capture(), sdkSchemaSource()), payloads: minimal30 },
+  {
+    label: '3.0 (@adcp/sdk)',
+    skip: false,
+    version: '3.0.6',
+    service: () => createSchemaService(capture(), sdkSchemaSource()),
+    payloads: minimal30,
+  },
   {
     label: '3.1.19 (../shared)',
     skip: NO_SHARED,
@@ -60,7 +82,9 @@ for (const tree of trees) {
       const result = s.validateAdcpResponse(task, without(tree.payloads()[task], field));
       expect(result).toHaveProperty('errors');
       const errors = 'errors' in result ? result.errors : [];
-      expect(errors).toContainEqual(expect.objectContaining({ pointer: '/', keyword: 'required', expected: `required property '${field}'` }));
+      expect(errors).toContainEqual(
+        expect.objectContaining({ pointer: '/', keyword: 'required', expected: `required property '${field}'` }),
+      );
     });
 
     test('additionalProperties:false is honoured where the schema says, not elsewhere', async () => {
@@ -96,7 +120,9 @@ for (const tree of trees) {
     test('async statuses validate against the status schema where the tree has one', async () => {
       const s = await get();
       const working = { status: 'working', percentage: 40 };
-      expect(s.responseSchemaId('get_products', working)).toEqual({ id: `/schemas/${tree.version}/media-buy/get-products-async-response-working.json` });
+      expect(s.responseSchemaId('get_products', working)).toEqual({
+        id: `/schemas/${tree.version}/media-buy/get-products-async-response-working.json`,
+      });
       expect(s.validateAdcpResponse('get_products', working)).toEqual({ errors: [] });
       expect(s.validateAdcpResponse('get_products', { status: 'working', percentage: 'forty' })).toEqual({
         errors: [{ pointer: '/percentage', keyword: 'type', expected: 'type number', found: '"forty"' }],
@@ -111,7 +137,9 @@ for (const tree of trees) {
 
     test('a tool outside AdCP is skipped with the reason', async () => {
       const s = await get();
-      expect(s.validateAdcpResponse('my_custom_tool', {})).toEqual({ skip: `AdCP ${tree.version} defines no response schema for tool "my_custom_tool"` });
+      expect(s.validateAdcpResponse('my_custom_tool', {})).toEqual({
+        skip: `AdCP ${tree.version} defines no response schema for tool "my_custom_tool"`,
+      });
     });
   });
 }
@@ -122,7 +150,9 @@ describe('AdCP 2.5 (@adcp/sdk v2.5 tree)', () => {
     expect(s.adcpVersion).toEqual({ version: '2.5.3', reason: 'config: adcpVersion "2.5" → schemas 2.5.3' });
     expect(s.validateAdcpResponse('get_products', { products: [] })).toEqual({ errors: [] });
     expect(s.responseSchemaId('list_creatives', {})).toEqual({ id: '/schemas/media-buy/list-creatives-response.json' });
-    expect(s.responseSchemaId('get_products', { status: 'input-required' })).toEqual({ id: '/schemas/media-buy/get-products-async-response-input-required.json' });
+    expect(s.responseSchemaId('get_products', { status: 'input-required' })).toEqual({
+      id: '/schemas/media-buy/get-products-async-response-input-required.json',
+    });
     expect(s.validateAdcpResponse('get_adcp_capabilities', {})).toHaveProperty('skip');
   });
 });

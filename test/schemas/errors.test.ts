@@ -36,7 +36,12 @@ describe('toSchemaErrors', () => {
     const schema = { type: 'array', items: { type: 'string' } };
     const errs = errorsFor(schema, [1, 2, 3, 4, 5, 6, 7, 8]);
     expect(errs).toHaveLength(MAX_ERRORS + 1);
-    expect(errs[MAX_ERRORS]).toEqual({ pointer: '/', keyword: 'more', expected: `at most ${MAX_ERRORS} errors listed`, found: '3 more errors not shown' });
+    expect(errs[MAX_ERRORS]).toEqual({
+      pointer: '/',
+      keyword: 'more',
+      expected: `at most ${MAX_ERRORS} errors listed`,
+      found: '3 more errors not shown',
+    });
   });
 
   test(`boundSchemaErrors: the same ${MAX_ERRORS} errors, the rest as an omitted count (absent when none)`, () => {
@@ -47,14 +52,20 @@ describe('toSchemaErrors', () => {
     expect(bounded).toEqual({ errors: toSchemaErrors(validate.errors, data).slice(0, MAX_ERRORS), omitted: 3 });
     expect(bounded.errors.map((e) => e.pointer)).toEqual(['/0', '/1', '/2', '/3', '/4']);
     expect(validate(['a', 1])).toBe(false);
-    expect(boundSchemaErrors(validate.errors, ['a', 1])).toEqual({ errors: [{ pointer: '/1', keyword: 'type', expected: 'type string', found: '1' }] });
+    expect(boundSchemaErrors(validate.errors, ['a', 1])).toEqual({
+      errors: [{ pointer: '/1', keyword: 'type', expected: 'type string', found: '1' }],
+    });
     expect(boundSchemaErrors(null, data)).toEqual({ errors: [] });
   });
 
   test('a failed oneOf keeps the closest branch only and says which', () => {
     const schema = {
       oneOf: [
-        { type: 'object', required: ['items'], properties: { items: { type: 'array', items: { type: 'object', required: ['id', 'action'] } } } },
+        {
+          type: 'object',
+          required: ['items'],
+          properties: { items: { type: 'array', items: { type: 'object', required: ['id', 'action'] } } },
+        },
         { type: 'object', required: ['errors'] },
       ],
     };
@@ -91,7 +102,11 @@ describe('found values', () => {
 describe('closest oneOf branch', () => {
   const response = {
     oneOf: [
-      { type: 'object', required: ['id', 'items'], properties: { id: { type: 'string' }, items: { type: 'array' }, status: { enum: ['completed'] } } },
+      {
+        type: 'object',
+        required: ['id', 'items'],
+        properties: { id: { type: 'string' }, items: { type: 'array' }, status: { enum: ['completed'] } },
+      },
       { type: 'object', required: ['errors'], not: { required: ['id'] } },
       { type: 'object', required: ['status', 'task_id'], properties: { status: { const: 'submitted' } } },
     ],
@@ -116,7 +131,17 @@ describe('closest oneOf branch', () => {
 describe('hostile error lists', () => {
   const anyOfItems = {
     type: 'object',
-    properties: { xs: { type: 'array', items: { anyOf: [{ type: 'object', required: ['a'] }, { type: 'string', maxLength: 1 }] } } },
+    properties: {
+      xs: {
+        type: 'array',
+        items: {
+          anyOf: [
+            { type: 'object', required: ['a'] },
+            { type: 'string', maxLength: 1 },
+          ],
+        },
+      },
+    },
   };
 
   test('a branch choice at /xs/1 does not reach into /xs/10 (instance paths are compared by segment)', () => {
@@ -135,7 +160,8 @@ describe('hostile error lists', () => {
     const errs = toSchemaErrors(validate.errors, { xs });
     expect(errs).toHaveLength(MAX_ERRORS + 1);
     expect(errs[MAX_ERRORS]?.keyword).toBe('more');
-    expect(errs[MAX_ERRORS]?.found).toMatch(/^\d+ more errors not shown \(Ajv reported 300000; the first 1000 were analysed\)$/);    const bounded = boundSchemaErrors(validate.errors, { xs });
+    expect(errs[MAX_ERRORS]?.found).toMatch(/^\d+ more errors not shown \(Ajv reported 300000; the first 1000 were analysed\)$/);
+    const bounded = boundSchemaErrors(validate.errors, { xs });
     expect(bounded.errors).toHaveLength(MAX_ERRORS);
     expect(`${bounded.omitted} more errors not shown`).toBe(errs[MAX_ERRORS]?.found.split(' (')[0]);
   });

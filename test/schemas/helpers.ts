@@ -75,7 +75,13 @@ export function exchange(tool: string, structuredContent: unknown, extra: Partia
 
 export function capture(options: { adcpVersion?: string; exchanges?: Exchange[]; tools?: string[] } = {}): AgentCapture {
   return {
-    agent: { name: 'test', transport: 'stdio', production: false, sandbox: true, ...(options.adcpVersion ? { adcpVersion: options.adcpVersion } : {}) },
+    agent: {
+      name: 'test',
+      transport: 'stdio',
+      production: false,
+      sandbox: true,
+      ...(options.adcpVersion ? { adcpVersion: options.adcpVersion } : {}),
+    },
     initialize: { ok: true, protocolVersion: '2025-11-25', serverInfo: { name: 'test', version: '0' }, durationMs: 1 },
     toolsList: { ok: true, tools: (options.tools ?? []).map((name) => ({ name, inputSchema: { type: 'object' } })), pages: 1 },
     exchanges: options.exchanges ?? [],

@@ -52,19 +52,32 @@ describe('seed 004 layers on real @modelcontextprotocol/server sellers (protocol
     expect(run.code, run.stderr + run.stdout).toBe(1);
     report = await readReport(out);
     for (const agent of report.agents) {
-      expect(agent.outcomes.filter((o) => o.status === 'fail').map((o) => o.check), agent.name).toEqual(['capabilities.adcp-tools']);
+      expect(
+        agent.outcomes.filter((o) => o.status === 'fail').map((o) => o.check),
+        agent.name,
+      ).toEqual(['capabilities.adcp-tools']);
     }
     junit = await readFile(join(out, 'junit.xml'), 'utf8');
   }, 120_000);
 
   test('2.3.1: the meta-id tool is legacy_wrapper, its inner object validates, schema.legacy-wrapper warns', () => {
-    expect(report.agents.find((a) => a.name === 'sdk-2.3.1')?.layers).toEqual({ validate_root: 1, legacy_wrapper: 1, missing: 0, schema: 0 });
+    expect(report.agents.find((a) => a.name === 'sdk-2.3.1')?.layers).toEqual({
+      validate_root: 1,
+      legacy_wrapper: 1,
+      missing: 0,
+      schema: 0,
+    });
     expect(outcome(report, 'sdk-2.3.1', 'schema.output-conformance', 'get_report').status).toBe('pass');
     expect(outcome(report, 'sdk-2.3.1', 'schema.legacy-wrapper', 'get_report').status).toBe('warn');
   });
 
   test('2.4.0: the meta-id tool is validate_root and passes', () => {
-    expect(report.agents.find((a) => a.name === 'sdk-2.4.0')?.layers).toEqual({ validate_root: 2, legacy_wrapper: 0, missing: 0, schema: 0 });
+    expect(report.agents.find((a) => a.name === 'sdk-2.4.0')?.layers).toEqual({
+      validate_root: 2,
+      legacy_wrapper: 0,
+      missing: 0,
+      schema: 0,
+    });
     expect(outcome(report, 'sdk-2.4.0', 'schema.output-conformance', 'get_report').status).toBe('pass');
     expect(outcome(report, 'sdk-2.4.0', 'schema.legacy-wrapper', 'get_report').status).toBe('pass');
   });

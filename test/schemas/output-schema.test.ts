@@ -33,7 +33,9 @@ describe('compileOutputSchema', () => {
     // No $schema: 2020-12, so `prefixItems` is a keyword (draft-07 would ignore it).
     const bare = { type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }] } } };
     expect(c.compile('bare', bare)).toEqual({ ok: true });
-    expect(c.validate('bare', bare, { pair: ['a', 'b'] })).toEqual({ errors: [{ pointer: '/pair/1', keyword: 'type', expected: 'type integer', found: '"b"' }] });
+    expect(c.validate('bare', bare, { pair: ['a', 'b'] })).toEqual({
+      errors: [{ pointer: '/pair/1', keyword: 'type', expected: 'type integer', found: '"b"' }],
+    });
   });
 
   test('a draft-07 schema compiles under draft-07 (definitions, not $defs)', () => {
@@ -45,7 +47,9 @@ describe('compileOutputSchema', () => {
       definitions: { count: { type: 'integer', minimum: 0 } },
     };
     expect(c.compile('count', draft07)).toEqual({ ok: true });
-    expect(c.validate('count', draft07, { n: -1 })).toEqual({ errors: [{ pointer: '/n', keyword: 'minimum', expected: 'minimum 0', found: '-1' }] });
+    expect(c.validate('count', draft07, { n: -1 })).toEqual({
+      errors: [{ pointer: '/n', keyword: 'minimum', expected: 'minimum 0', found: '-1' }],
+    });
   });
 
   test('an $id Ajv rejects (my_tool:output) is ok:false with a message naming it; other tools still compile', () => {
@@ -73,7 +77,10 @@ describe('compileOutputSchema', () => {
     expect(c.compile('c', null)).toEqual({ ok: false, message: 'outputSchema is not a JSON Schema object (found null)' });
     // Compiles, but MCP wants root type object: reported, and instances can still be checked.
     const stringRoot = { type: 'string' };
-    expect(c.compile('d', stringRoot)).toEqual({ ok: false, message: 'outputSchema compiles but has root type "string"; MCP requires root type "object"' });
+    expect(c.compile('d', stringRoot)).toEqual({
+      ok: false,
+      message: 'outputSchema compiles but has root type "string"; MCP requires root type "object"',
+    });
     expect(c.validate('d', stringRoot, 'x')).toEqual({ errors: [] });
     expect(c.compile('e', { type: 'object', properties: { a: { type: 'nonsense' } } })).toEqual({
       ok: false,
@@ -90,7 +97,11 @@ describe('compileOutputSchema', () => {
     expect(c.validate('one', one, { a: 1 })).toEqual({ errors: [] });
     expect(c.validate('two', two, { a: 1 })).toEqual({ errors: [expect.objectContaining({ expected: "required property 'b'" })] });
     // Nested $ids shared by two tools, too.
-    const nested = (t: string) => ({ type: 'object', properties: { x: { $ref: 'https://seller.example/item' } }, $defs: { item: { $id: 'https://seller.example/item', type: t } } });
+    const nested = (t: string) => ({
+      type: 'object',
+      properties: { x: { $ref: 'https://seller.example/item' } },
+      $defs: { item: { $id: 'https://seller.example/item', type: t } },
+    });
     const n1 = nested('string');
     const n2 = nested('number');
     expect(c.compile('n1', n1)).toEqual({ ok: true });
@@ -111,7 +122,9 @@ describe('compileOutputSchema', () => {
 
   test('hostile schemas: literal __proto__ keys, huge schemas, never a throw or pollution', () => {
     const c = new OutputSchemaCompiler();
-    const proto = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"string"}},"__proto__":{"polluted":true}}') as unknown;
+    const proto = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"string"}},"__proto__":{"polluted":true}}',
+    ) as unknown;
     expect(() => c.compile('proto', proto)).not.toThrow();
     expect(() => c.validate('proto', proto, JSON.parse('{"__proto__":1}'))).not.toThrow();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

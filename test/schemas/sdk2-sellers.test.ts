@@ -70,8 +70,14 @@ for (const version of ['2.3.1', '2.4.0'] as const) {
       await client.connect(transport);
       const list = (await client.request({ method: 'tools/list', params: {} }, anyResult)) as { tools: unknown[] };
       seen.tools = list.tools;
-      seen.report = (await client.request({ method: 'tools/call', params: { name: 'get_report', arguments: {} } }, anyResult)) as Record<string, unknown>;
-      seen.pong = (await client.request({ method: 'tools/call', params: { name: 'ping_plain', arguments: {} } }, anyResult)) as Record<string, unknown>;
+      seen.report = (await client.request({ method: 'tools/call', params: { name: 'get_report', arguments: {} } }, anyResult)) as Record<
+        string,
+        unknown
+      >;
+      seen.pong = (await client.request({ method: 'tools/call', params: { name: 'ping_plain', arguments: {} } }, anyResult)) as Record<
+        string,
+        unknown
+      >;
       service = await createSchemaService(capture({ tools: ['get_report', 'ping_plain'] }), sdkSchemaSource());
     });
 
@@ -119,7 +125,10 @@ for (const version of ['2.3.1', '2.4.0'] as const) {
     });
 
     test('both advertised outputSchemas compile, and each result validates at the layer the gate chose', () => {
-      for (const [name, result] of [['get_report', seen.report], ['ping_plain', seen.pong]] as const) {
+      for (const [name, result] of [
+        ['get_report', seen.report],
+        ['ping_plain', seen.pong],
+      ] as const) {
         const schema = outputSchemaOf(name);
         expect(service.compileOutputSchema(name, schema)).toEqual({ ok: true });
         const target = structuredContentTarget({ tool: name, protocol: seen.protocol, metaIdTool: detectMetaIdTool(schema) }, result);

@@ -4,14 +4,23 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createSchemaService, dirSchemaSource, parseSchemasOption, SchemaSourceError, sdkSchemaSource } from '../../harness/schemas/index.ts';
+import {
+  createSchemaService,
+  dirSchemaSource,
+  parseSchemasOption,
+  SchemaSourceError,
+  sdkSchemaSource,
+} from '../../harness/schemas/index.ts';
 import { capture, NO_SHARED, SHARED_SCHEMAS } from './helpers.ts';
 
 describe('parseSchemasOption', () => {
   test('absent or "sdk" → the @adcp/sdk data; http(s) → URL; a directory → dir', () => {
     expect(parseSchemasOption(undefined, '/tmp/c').kind).toBe('sdk');
     expect(parseSchemasOption('sdk', '/tmp/c').kind).toBe('sdk');
-    expect(parseSchemasOption('https://adcontextprotocol.org/schemas', '/tmp/c')).toMatchObject({ kind: 'url', key: 'url:https://adcontextprotocol.org/schemas' });
+    expect(parseSchemasOption('https://adcontextprotocol.org/schemas', '/tmp/c')).toMatchObject({
+      kind: 'url',
+      key: 'url:https://adcontextprotocol.org/schemas',
+    });
     expect(parseSchemasOption(tmpdir(), '/tmp/c')).toMatchObject({ kind: 'dir', key: `dir:${path.resolve(tmpdir())}` });
   });
 
@@ -49,7 +58,11 @@ describe('an awkward local tree', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'adcp-tree-'));
     const id = (rel: string) => `/schemas/9.1.0/${rel}`;
-    await write('index.json', { $id: id('index.json'), adcp_version: '9.1.0', schemas: { 'media-buy': { tasks: { 'get-things': { response: { $ref: id('media-buy/get-things-response.json') } } } } } });
+    await write('index.json', {
+      $id: id('index.json'),
+      adcp_version: '9.1.0',
+      schemas: { 'media-buy': { tasks: { 'get-things': { response: { $ref: id('media-buy/get-things-response.json') } } } } },
+    });
     await write('manifest.json', { adcp_version: '9.1.0', tools: {} }); // lists nothing: the index fills in
     await write('media-buy/get-things-response.json', {
       $schema: 'http://json-schema.org/draft-07/schema#',
@@ -58,7 +71,13 @@ describe('an awkward local tree', () => {
       required: ['things'],
       properties: { things: { type: 'array', items: { $ref: '../core/thing.json' } } },
     });
-    await write('core/thing.json', { $id: id('core/thing.json'), type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string' } } });
+    await write('core/thing.json', {
+      $id: id('core/thing.json'),
+      type: 'object',
+      required: ['id'],
+      additionalProperties: false,
+      properties: { id: { type: 'string' } },
+    });
     // Same $id as core/thing.json, under the directory real trees keep duplicates in.
     await write('core/async-response-refs/thing.json', { $id: id('core/thing.json'), type: 'string' });
     // A second file declaring an existing $id outside that directory, and a broken file.
@@ -80,6 +99,8 @@ describe('an awkward local tree', () => {
         { pointer: '/things/0/id', keyword: 'type', expected: 'type string', found: '1' },
       ],
     });
-    expect(service.validateAdcpResponse('get_things', { status: 'working' })).toEqual({ skip: "AdCP 9.1.0 has no 'working' response schema for get_things" });
+    expect(service.validateAdcpResponse('get_things', { status: 'working' })).toEqual({
+      skip: "AdCP 9.1.0 has no 'working' response schema for get_things",
+    });
   });
 });

@@ -19,9 +19,18 @@ describe('uniqueItems', () => {
     const compiler = new OutputSchemaCompiler();
     expect(compiler.validate('t', schema, { xs: [1, '1', [1], { 1: 1 }, null, 'null', true] })).toEqual({ errors: [] });
     expect(compiler.validate('t', schema, { xs: [{ a: 1, b: [2] }, 3, { b: [2], a: 1 }] })).toEqual({
-      errors: [{ pointer: '/xs', keyword: 'uniqueItems', expected: 'unique items (items 0 and 2 are equal)', found: '[{"a":1,"b":[2]},3,{"b":[2],"a":1}]' }],
+      errors: [
+        {
+          pointer: '/xs',
+          keyword: 'uniqueItems',
+          expected: 'unique items (items 0 and 2 are equal)',
+          found: '[{"a":1,"b":[2]},3,{"b":[2],"a":1}]',
+        },
+      ],
     });
-    expect(compiler.validate('t', { ...schema, properties: { xs: { type: 'array', uniqueItems: false } } }, { xs: [1, 1] })).toEqual({ errors: [] });
+    expect(compiler.validate('t', { ...schema, properties: { xs: { type: 'array', uniqueItems: false } } }, { xs: [1, 1] })).toEqual({
+      errors: [],
+    });
   });
 
   test('canonicalKey: sorted keys, own "__proto__" keys as data, deep nesting without recursion', () => {

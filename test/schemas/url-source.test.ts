@@ -51,7 +51,9 @@ describe.skipIf(NO_SHARED)(`URL schema source${NO_SHARED ? ` — skipped: ${NO_S
     expect(service.validateAdcpResponse('get_products', payloads.get_products)).toEqual({ errors: [] });
     expect(service.validateAdcpResponse('create_media_buy', payloads.create_media_buy)).toEqual({ errors: [] });
     const missing = service.validateAdcpResponse('get_products', { status: 'completed', cache_scope: 'public' });
-    expect('errors' in missing && missing.errors).toContainEqual(expect.objectContaining({ pointer: '/', keyword: 'required', expected: "required property 'products'" }));
+    expect('errors' in missing && missing.errors).toContainEqual(
+      expect.objectContaining({ pointer: '/', keyword: 'required', expected: "required property 'products'" }),
+    );
     expect(service.validateAdcpResponse('get_products', { status: 'working', percentage: 5 })).toEqual({ errors: [] });
     // Only what those tools reference was fetched, not the whole tree, each file once.
     const first = requests.length;
@@ -60,7 +62,9 @@ describe.skipIf(NO_SHARED)(`URL schema source${NO_SHARED ? ` — skipped: ${NO_S
     expect(first).toBeLessThan(672);
     expect(new Set(requests).size).toBe(requests.length);
     // Not prepared for this agent: skipped with the reason, never a throw.
-    expect(service.validateAdcpResponse('list_creatives', payloads.list_creatives)).toEqual({ skip: expect.stringContaining('not available') });
+    expect(service.validateAdcpResponse('list_creatives', payloads.list_creatives)).toEqual({
+      skip: expect.stringContaining('not available'),
+    });
 
     // Same process, new source object: the registry is shared, nothing is fetched.
     const again = await createSchemaService(capture({ adcpVersion: '3.1', tools }), urlSchemaSource(base, cacheDir));
@@ -77,7 +81,10 @@ describe.skipIf(NO_SHARED)(`URL schema source${NO_SHARED ? ` — skipped: ${NO_S
     expect(requests.length).toBe(first);
 
     // A later agent with more tools fetches only the new files.
-    const more = await createSchemaService(capture({ adcpVersion: '3.1', tools: [...tools, 'list_creatives'] }), urlSchemaSource(base, cacheDir));
+    const more = await createSchemaService(
+      capture({ adcpVersion: '3.1', tools: [...tools, 'list_creatives'] }),
+      urlSchemaSource(base, cacheDir),
+    );
     expect(more.validateAdcpResponse('list_creatives', payloads.list_creatives)).toEqual({ errors: [] });
     expect(requests.length).toBeGreaterThan(first);
     expect(new Set(requests).size).toBe(requests.length);
@@ -94,7 +101,9 @@ describe.skipIf(NO_SHARED)(`URL schema source${NO_SHARED ? ` — skipped: ${NO_S
   test('a version the server lacks (discovery lists 3.0.26, absent here): skips with the reason, no throw', async () => {
     const service = await createSchemaService(capture({ tools: ['get_products'] }), urlSchemaSource(base, cacheDir));
     expect(service.adcpVersion.version).toBe('3.0.26');
-    expect(service.adcpVersion.reason).toMatch(/^default: schemas 3\.0\.26; AdCP 3\.0\.26 schemas .* could not be loaded: GET .*3\.0\.26\/index\.json answered HTTP 404/);
+    expect(service.adcpVersion.reason).toMatch(
+      /^default: schemas 3\.0\.26; AdCP 3\.0\.26 schemas .* could not be loaded: GET .*3\.0\.26\/index\.json answered HTTP 404/,
+    );
     expect(service.validateAdcpResponse('get_products', { products: [] })).toEqual({ skip: expect.stringContaining('HTTP 404') });
     expect(service.compileOutputSchema('t', { type: 'object' })).toEqual({ ok: true });
   });
@@ -104,7 +113,10 @@ describe.skipIf(NO_SHARED)(`URL schema source${NO_SHARED ? ` — skipped: ${NO_S
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const service = await createSchemaService(capture(), urlSchemaSource(`http://127.0.0.1:${port}/schemas`, cacheDir, { timeoutMs: 2000 }));
+    const service = await createSchemaService(
+      capture(),
+      urlSchemaSource(`http://127.0.0.1:${port}/schemas`, cacheDir, { timeoutMs: 2000 }),
+    );
     expect(service.validateAdcpResponse('get_products', { products: [] })).toEqual({ skip: expect.stringContaining('failed') });
   });
 

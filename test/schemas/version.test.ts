@@ -62,7 +62,9 @@ describe('chooseAdcpVersion', () => {
   });
 
   test('2. the newest supported_versions entry the source has', () => {
-    const c = capture({ exchanges: [exchange('get_adcp_capabilities', { adcp: { major_versions: [3], supported_versions: ['3.0', '3.1', '3.9'] } })] });
+    const c = capture({
+      exchanges: [exchange('get_adcp_capabilities', { adcp: { major_versions: [3], supported_versions: ['3.0', '3.1', '3.9'] } })],
+    });
     expect(chooseAdcpVersion(c, WITH_31)).toMatchObject({ version: '3.1.19', rule: 'capabilities' });
     expect(chooseAdcpVersion(c, SDK)).toMatchObject({ version: '3.0.6', rule: 'capabilities' });
   });
@@ -76,7 +78,10 @@ describe('chooseAdcpVersion', () => {
 
   test('2. capabilities read from the text fallback when structuredContent is absent', () => {
     const x = exchange('get_adcp_capabilities', {});
-    x.outcome = { kind: 'result', result: { content: [{ type: 'text', text: JSON.stringify({ adcp: { supported_versions: ['3.1'] } }) }] } };
+    x.outcome = {
+      kind: 'result',
+      result: { content: [{ type: 'text', text: JSON.stringify({ adcp: { supported_versions: ['3.1'] } }) }] },
+    };
     expect(chooseAdcpVersion(capture({ exchanges: [x] }), WITH_31)).toMatchObject({ version: '3.1.19', rule: 'capabilities' });
   });
 
@@ -96,7 +101,14 @@ describe('chooseAdcpVersion', () => {
   test('hostile values never throw', () => {
     const c = capture({
       exchanges: [
-        exchange('get_adcp_capabilities', JSON.parse('{"__proto__":{"adcp_version":"3.1"},"adcp":{"supported_versions":[1,null,{"x":1},"' + 'x'.repeat(5000) + '"],"major_versions":"3"}}')),
+        exchange(
+          'get_adcp_capabilities',
+          JSON.parse(
+            '{"__proto__":{"adcp_version":"3.1"},"adcp":{"supported_versions":[1,null,{"x":1},"' +
+              'x'.repeat(5000) +
+              '"],"major_versions":"3"}}',
+          ),
+        ),
       ],
     });
     expect(chooseAdcpVersion(c, WITH_31)).toMatchObject({ version: '3.0.6', rule: 'default' });

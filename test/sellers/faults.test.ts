@@ -26,7 +26,8 @@ const adcpError = async (s: SellerSession): Promise<Json> => {
   expect(r['isError']).toBe(true);
   return sc(r)['adcp_error'] as Json;
 };
-const toolNamed = async (s: SellerSession, name: string): Promise<Json | undefined> => (await s.listTools()).find((t) => t['name'] === name);
+const toolNamed = async (s: SellerSession, name: string): Promise<Json | undefined> =>
+  (await s.listTools()).find((t) => t['name'] === name);
 const rejection = async (promise: Promise<unknown>): Promise<Json> => {
   try {
     await promise;
@@ -374,7 +375,10 @@ const observations: Record<string, Observation> = {
     via: 'session',
     run: async (s) => {
       const args = probeArguments('create_media_buy', 'unknown');
-      const r = await s.call('create_media_buy', { ...args, packages: [{ product_id: 'never-issued', pricing_option_id: 'none', budget: 100 }] });
+      const r = await s.call('create_media_buy', {
+        ...args,
+        packages: [{ product_id: 'never-issued', pricing_option_id: 'none', budget: 100 }],
+      });
       expect(r['isError']).toBeUndefined();
       expect(typeof sc(r)['media_buy_id']).toBe('string');
     },
@@ -424,7 +428,11 @@ const observations: Record<string, Observation> = {
       expect((await r.handshake()).status).toBe(200);
       const wrong = await fetch(r.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer not-the-token' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: 'Bearer not-the-token',
+        },
         body: JSON.stringify(INITIALIZE),
       });
       expect(wrong.status).toBe(401);

@@ -136,8 +136,13 @@ export class RawHttp {
 
 /** The JSON-RPC message in a JSON or single-event SSE body. */
 export function messageOf(text: string): Record<string, unknown> {
-  const data = text.startsWith('event:') || text.startsWith('data:') || text.startsWith('id:')
-    ? text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('')
-    : text;
+  const data =
+    text.startsWith('event:') || text.startsWith('data:') || text.startsWith('id:')
+      ? text
+          .split('\n')
+          .filter((l) => l.startsWith('data: '))
+          .map((l) => l.slice(6))
+          .join('')
+      : text;
   return JSON.parse(data) as Record<string, unknown>;
 }

@@ -21,7 +21,14 @@ const CALL_ORDER = [
   'get_media_buys',
   'get_media_buy_delivery',
 ];
-const MIRROR_TOOLS = new Set(['get_adcp_capabilities', 'get_products', 'list_creative_formats', 'get_media_buys', 'get_signals', 'create_media_buy']);
+const MIRROR_TOOLS = new Set([
+  'get_adcp_capabilities',
+  'get_products',
+  'list_creative_formats',
+  'get_media_buys',
+  'get_signals',
+  'create_media_buy',
+]);
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -114,11 +121,16 @@ for (const mode of MODES) {
     test('create_media_buy is idempotent by idempotency_key, and a reused key with another request conflicts', async () => {
       const args = probeArguments('create_media_buy', `${mode}-idem`);
       const first = (await session.call('create_media_buy', args))['structuredContent'] as Json;
-      const again = (await session.call('create_media_buy', { ...args, context: { correlation_id: 'retry' } }))['structuredContent'] as Json;
+      const again = (await session.call('create_media_buy', { ...args, context: { correlation_id: 'retry' } }))[
+        'structuredContent'
+      ] as Json;
       expect(again['media_buy_id']).toBe(first['media_buy_id']);
       expect(again['replayed']).toBe(true);
       expect(again['context']).toEqual({ correlation_id: 'retry' });
-      const other = await session.call('create_media_buy', { ...args, packages: [{ product_id: 'sports_video_premium', pricing_option_id: 'video_cpm_fixed', budget: 1 }] });
+      const other = await session.call('create_media_buy', {
+        ...args,
+        packages: [{ product_id: 'sports_video_premium', pricing_option_id: 'video_cpm_fixed', budget: 1 }],
+      });
       expect(other['isError']).toBe(true);
       const conflict = (other['structuredContent'] as Json)['adcp_error'] as Json;
       expect(conflict).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', recovery: 'correctable' });
@@ -164,7 +176,11 @@ describe('output shapes (seed 004), odd calls, read-only mode', () => {
     try {
       const tools = await session.listTools();
       const products = tools.find((t) => t['name'] === 'get_products')!['outputSchema'] as Json;
-      expect(products).toMatchObject({ type: 'object', properties: { result: { $ref: '#/$defs/get_products_response' } }, required: ['result'] });
+      expect(products).toMatchObject({
+        type: 'object',
+        properties: { result: { $ref: '#/$defs/get_products_response' } },
+        required: ['result'],
+      });
       const args = probeArguments('get_products', 'legacy');
       const result = await session.call('get_products', args);
       const sc = result['structuredContent'] as Json;
@@ -187,7 +203,10 @@ describe('output shapes (seed 004), odd calls, read-only mode', () => {
       expect(unknown['isError']).toBe(true);
       expect(unknown['structuredContent']).toMatchObject({ adcp_error: { code: 'UNSUPPORTED_FEATURE' }, context: { correlation_id: 'u' } });
       const raw = (await session.client.request(
-        { method: 'tools/call', params: { name: 'get_products', arguments: ['not', 'an', 'object'] as unknown as Record<string, unknown> } },
+        {
+          method: 'tools/call',
+          params: { name: 'get_products', arguments: ['not', 'an', 'object'] as unknown as Record<string, unknown> },
+        },
         z.any(),
       )) as Json;
       expect((raw['structuredContent'] as Json)['adcp_error']).toMatchObject({ code: 'VALIDATION_ERROR', field: 'arguments' });

@@ -45,8 +45,13 @@ describe('reference seller helpers', () => {
   test('errorResult mirrors {adcp_error} in content[0].text and carries the context next to it', () => {
     const r = errorResult({ code: 'VALIDATION_ERROR', message: 'bad', recovery: 'correctable' }, { correlation_id: 'c' });
     expect(r.isError).toBe(true);
-    expect(r.structuredContent).toEqual({ adcp_error: { code: 'VALIDATION_ERROR', message: 'bad', recovery: 'correctable' }, context: { correlation_id: 'c' } });
-    expect(JSON.parse((r.content[0] as { text: string }).text)).toEqual({ adcp_error: { code: 'VALIDATION_ERROR', message: 'bad', recovery: 'correctable' } });
+    expect(r.structuredContent).toEqual({
+      adcp_error: { code: 'VALIDATION_ERROR', message: 'bad', recovery: 'correctable' },
+      context: { correlation_id: 'c' },
+    });
+    expect(JSON.parse((r.content[0] as { text: string }).text)).toEqual({
+      adcp_error: { code: 'VALIDATION_ERROR', message: 'bad', recovery: 'correctable' },
+    });
   });
 
   test('canonicalJson ignores key order', () => {
@@ -79,7 +84,10 @@ describe('reference seller helpers', () => {
 
   test('output schemas: root $ref into $defs, legacy result wrapper, plain for tools without a meta id', () => {
     expect(outputSchemaFor(spec('get_products'), 'root')).toMatchObject({ type: 'object', $ref: '#/$defs/get_products_response' });
-    expect(outputSchemaFor(spec('get_products'), 'legacy')).toMatchObject({ required: ['result'], properties: { result: { $ref: '#/$defs/get_products_response' } } });
+    expect(outputSchemaFor(spec('get_products'), 'legacy')).toMatchObject({
+      required: ['result'],
+      properties: { result: { $ref: '#/$defs/get_products_response' } },
+    });
     expect(outputSchemaFor(spec('get_adcp_capabilities'), 'legacy')).not.toHaveProperty('$ref');
   });
 

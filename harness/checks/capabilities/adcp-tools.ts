@@ -26,7 +26,11 @@ export default defineCheck({
     if (listed.tools.some((t) => isAdcpTask(own(t, 'name')))) return one('tools/list', pass());
     return one(
       'tools/list',
-      fail('/tools', `${CAPABILITIES_TOOL} or at least one AdCP task (e.g. get_products)`, `${listedNames(listed.tools)}: not an AdCP agent`),
+      fail(
+        '/tools',
+        `${CAPABILITIES_TOOL} or at least one AdCP task (e.g. get_products)`,
+        `${listedNames(listed.tools)}: not an AdCP agent`,
+      ),
     );
   },
 });

@@ -18,6 +18,9 @@ export default defineCheck({
     const listed = listedTools(a);
     if ('verdict' in listed) return one('tools/list', listed.verdict);
     if (toolIndex(listed.tools, CAPABILITIES_TOOL) >= 0) return one('tools/list', pass());
-    return one('tools/list', fail('/tools', `a tool named ${CAPABILITIES_TOOL}`, `${listed.tools.length} tool(s), none named ${CAPABILITIES_TOOL}`));
+    return one(
+      'tools/list',
+      fail('/tools', `a tool named ${CAPABILITIES_TOOL}`, `${listed.tools.length} tool(s), none named ${CAPABILITIES_TOOL}`),
+    );
   },
 });

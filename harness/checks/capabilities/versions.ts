@@ -45,7 +45,8 @@ export default defineCheck({
   live: false,
   title: 'the capabilities response declares its AdCP versions (`adcp.supported_versions`; 3.0: `adcp.major_versions`)',
   spec: {
-    label: 'AdCP 3.1 · protocol/get-adcp-capabilities-response.json › adcp.supported_versions (string[] "M.m", minItems 1); 3.0: adcp.major_versions',
+    label:
+      'AdCP 3.1 · protocol/get-adcp-capabilities-response.json › adcp.supported_versions (string[] "M.m", minItems 1); 3.0: adcp.major_versions',
     url: 'https://adcontextprotocol.org/schemas/3.1.19/protocol/get-adcp-capabilities-response.json',
   },
   fix: 'answer get_adcp_capabilities with `{"adcp":{"major_versions":[3],"supported_versions":["3.0","3.1"]}, …}`',
@@ -57,12 +58,14 @@ export default defineCheck({
     if (v.kind === 'none') {
       return one(CAPABILITIES_TOOL, noCapabilities(a, true, v.reason === NO_ANSWER ? NO_ANSWER : `no capabilities result: ${v.reason}`));
     }
-    if (v.kind === 'error') return one(CAPABILITIES_TOOL, noCapabilities(a, true, 'the capabilities call returned an error result: see error.*'));
+    if (v.kind === 'error')
+      return one(CAPABILITIES_TOOL, noCapabilities(a, true, 'the capabilities call returned an error result: see error.*'));
     const payload = adcpPayload(v.result);
     if (!payload) return one(CAPABILITIES_TOOL, untested(noPayloadReason(v.result)));
     const adcp = own(payload.data, 'adcp');
     const at = `${payload.pointer}/adcp`;
-    if (!isObject(adcp)) return one(CAPABILITIES_TOOL, fail(at, 'an adcp object with supported_versions', adcp === undefined ? 'absent' : preview(adcp)));
+    if (!isObject(adcp))
+      return one(CAPABILITIES_TOOL, fail(at, 'an adcp object with supported_versions', adcp === undefined ? 'absent' : preview(adcp)));
     const major = own(adcp, 'major_versions');
     if (major !== undefined) {
       const problem = listProblem(major, isMajor, 'an integer ≥ 1');

@@ -6,6 +6,15 @@ export const PROTOCOL_ENVELOPE_URL = 'https://adcontextprotocol.org/schemas/v3/c
 
 /** Protocol-envelope fields that sit beside the task body on MCP. */
 export const ENVELOPE_KEYS: ReadonlySet<string> = new Set([
-  'status', 'message', 'context', 'context_id', 'task_id', 'timestamp', 'replayed', 'adcp_error',
-  'push_notification_config', 'governance_context', 'adcp_version',
+  'status',
+  'message',
+  'context',
+  'context_id',
+  'task_id',
+  'timestamp',
+  'replayed',
+  'adcp_error',
+  'push_notification_config',
+  'governance_context',
+  'adcp_version',
 ]);

@@ -21,10 +21,15 @@ export default defineCheck({
     const s = successResult(x);
     if ('verdict' in s) return s.verdict;
     const sc = own(s.result, 'structuredContent');
-    if (isAdcpErrorOnly(sc)) return fail('/result/structuredContent', 'an error flagged isError:true', `adcp_error alone, isError absent: ${preview(sc)}`);
+    if (isAdcpErrorOnly(sc))
+      return fail('/result/structuredContent', 'an error flagged isError:true', `adcp_error alone, isError absent: ${preview(sc)}`);
     for (const t of textItems(s.result)) {
       if (isAdcpErrorOnly(t.json?.value)) {
-        return fail(`/result/content/${t.index}/text`, 'an error flagged isError:true', `adcp_error alone, isError absent: ${preview(t.text)}`);
+        return fail(
+          `/result/content/${t.index}/text`,
+          'an error flagged isError:true',
+          `adcp_error alone, isError absent: ${preview(t.text)}`,
+        );
       }
     }
     return pass();

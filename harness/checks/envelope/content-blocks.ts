@@ -20,11 +20,19 @@ function annotationsProblem(owner: JsonObject, base: string): BlockProblem | nul
   }
   const priority = own(a, 'priority');
   if (priority !== undefined && !(typeof priority === 'number' && priority >= 0 && priority <= 1)) {
-    return { at: `${base}/annotations/priority`, expected: 'a number from 0 to 1', found: `${describeType(priority)} ${preview(priority)}` };
+    return {
+      at: `${base}/annotations/priority`,
+      expected: 'a number from 0 to 1',
+      found: `${describeType(priority)} ${preview(priority)}`,
+    };
   }
   const lastModified = own(a, 'lastModified');
   if (lastModified !== undefined && typeof lastModified !== 'string') {
-    return { at: `${base}/annotations/lastModified`, expected: 'an ISO 8601 string', found: `${describeType(lastModified)} ${preview(lastModified)}` };
+    return {
+      at: `${base}/annotations/lastModified`,
+      expected: 'an ISO 8601 string',
+      found: `${describeType(lastModified)} ${preview(lastModified)}`,
+    };
   }
   return null;
 }
@@ -41,7 +49,9 @@ function typeProblem(block: JsonObject): BlockProblem | null {
   const type = own(block, 'type');
   const str = (key: string): BlockProblem | null => {
     const v = own(block, key);
-    return typeof v === 'string' ? null : { at: `/${key}`, expected: `a string \`${key}\` (type ${String(type)})`, found: `${describeType(v)} ${preview(v)}` };
+    return typeof v === 'string'
+      ? null
+      : { at: `/${key}`, expected: `a string \`${key}\` (type ${String(type)})`, found: `${describeType(v)} ${preview(v)}` };
   };
   switch (type) {
     case 'text':
@@ -55,7 +65,8 @@ function typeProblem(block: JsonObject): BlockProblem | null {
       const resource = own(block, 'resource');
       if (!isObject(resource)) return { at: '/resource', expected: 'an embedded resource object', found: describeType(resource) };
       const uri = own(resource, 'uri');
-      if (typeof uri !== 'string') return { at: '/resource/uri', expected: 'a string `uri` (type resource)', found: `${describeType(uri)} ${preview(uri)}` };
+      if (typeof uri !== 'string')
+        return { at: '/resource/uri', expected: 'a string `uri` (type resource)', found: `${describeType(uri)} ${preview(uri)}` };
       if (typeof own(resource, 'text') !== 'string' && typeof own(resource, 'blob') !== 'string') {
         return { at: '/resource', expected: 'a string `text` or `blob` (type resource)', found: 'neither' };
       }
@@ -79,7 +90,8 @@ export default defineCheck({
   live: false,
   title: '`content` is an array of well-formed MCP content blocks',
   spec: {
-    label: 'MCP 2025-11-25 · Server features › Tools › Tool result (content: ContentBlock[]; text, image, audio, resource_link, resource; optional annotations, _meta)',
+    label:
+      'MCP 2025-11-25 · Server features › Tools › Tool result (content: ContentBlock[]; text, image, audio, resource_link, resource; optional annotations, _meta)',
     url: 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-result',
   },
   fix: 'return `content` as an array of MCP blocks with their required fields, e.g. `[{"type":"text","text":"Found 3 products"}]` (an empty array is fine)',
@@ -89,7 +101,8 @@ export default defineCheck({
     const result = r.result;
     if (!isObject(result)) return fail('/result', 'a CallToolResult object', `${describeType(result)} ${preview(result)}`);
     const content = own(result, 'content');
-    if (!Array.isArray(content)) return fail('/result/content', 'an array of content blocks', `${describeType(content)} ${preview(content)}`);
+    if (!Array.isArray(content))
+      return fail('/result/content', 'an array of content blocks', `${describeType(content)} ${preview(content)}`);
     for (let i = 0; i < content.length; i++) {
       const problem = blockProblem(content[i]);
       if (problem) return fail(`/result/content/${i}${problem.at}`, problem.expected, problem.found);

@@ -13,7 +13,8 @@ export default defineCheck({
   live: false,
   title: 'the payload is not nested under a lone `payload` / `data` / `response` key',
   spec: {
-    label: 'AdCP 3.1 core/protocol-envelope.json · Transport serialization (MCP: body fields are siblings of envelope fields at the root); AdCP · MCP response extraction › structuredContent',
+    label:
+      'AdCP 3.1 core/protocol-envelope.json · Transport serialization (MCP: body fields are siblings of envelope fields at the root); AdCP · MCP response extraction › structuredContent',
     url: PROTOCOL_ENVELOPE_URL,
   },
   fix: 'put the task fields at the payload root beside the envelope fields: `{"status":"completed","products":[…]}`, not `{"data":{"products":[…]}}`',
@@ -24,7 +25,11 @@ export default defineCheck({
     const body = Object.keys(p.data).filter((k) => !ENVELOPE_KEYS.has(k));
     const lone = body.length === 1 ? body[0]! : undefined;
     if (lone !== undefined && NESTING_KEYS.has(lone) && isObject(own(p.data, lone))) {
-      return fail(`${p.pointer}/${token(lone)}`, 'task fields at the root of the payload', `the body nested under a lone "${lone}" key: ${preview(own(p.data, lone))}`);
+      return fail(
+        `${p.pointer}/${token(lone)}`,
+        'task fields at the root of the payload',
+        `the body nested under a lone "${lone}" key: ${preview(own(p.data, lone))}`,
+      );
     }
     return pass();
   },

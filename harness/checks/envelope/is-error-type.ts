@@ -20,6 +20,8 @@ export default defineCheck({
     if (!isObject(r.result)) return untested('the result is not a JSON object: see envelope.content-blocks');
     if (!hasOwn(r.result, 'isError')) return pass();
     const v = own(r.result, 'isError');
-    return typeof v === 'boolean' ? pass() : fail('/result/isError', 'a boolean (true or false) or no isError key', `${describeType(v)} ${preview(v)}`);
+    return typeof v === 'boolean'
+      ? pass()
+      : fail('/result/isError', 'a boolean (true or false) or no isError key', `${describeType(v)} ${preview(v)}`);
   },
 });

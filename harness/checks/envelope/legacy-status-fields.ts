@@ -11,7 +11,8 @@ export default defineCheck({
   live: false,
   title: 'no `task_status` / `response_status` fields',
   spec: {
-    label: 'AdCP 3.1 core/protocol-envelope.json · status ("MUST NOT emit the legacy task_status or response_status fields"; schema `not` clause)',
+    label:
+      'AdCP 3.1 core/protocol-envelope.json · status ("MUST NOT emit the legacy task_status or response_status fields"; schema `not` clause)',
     url: PROTOCOL_ENVELOPE_URL,
   },
   fix: 'drop `task_status` / `response_status` and send `status` instead, e.g. `"status":"completed"`',
@@ -19,7 +20,8 @@ export default defineCheck({
     const p = payloadOrVerdict(x);
     if ('verdict' in p) return p.verdict;
     for (const key of ['task_status', 'response_status']) {
-      if (hasOwn(p.data, key)) return fail(`${p.pointer}/${key}`, 'no legacy status field (use `status`)', `${key}: ${preview(own(p.data, key))}`);
+      if (hasOwn(p.data, key))
+        return fail(`${p.pointer}/${key}`, 'no legacy status field (use `status`)', `${key}: ${preview(own(p.data, key))}`);
     }
     return pass();
   },

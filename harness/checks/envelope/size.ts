@@ -21,19 +21,32 @@ export default defineCheck({
     if (x.outcome.kind === 'transport-error') {
       const f = x.outcome.failure;
       if (f.kind !== 'oversize') return untested(NO_ANSWER);
-      return fail('/outcome/failure', 'an answer within the byte cap', `the body passed the cap${typeof f.bytesSeen === 'number' ? ` after ${f.bytesSeen} bytes` : ''}: ${f.message}`);
+      return fail(
+        '/outcome/failure',
+        'an answer within the byte cap',
+        `the body passed the cap${typeof f.bytesSeen === 'number' ? ` after ${f.bytesSeen} bytes` : ''}: ${f.message}`,
+      );
     }
     const s = successResult(x);
     if ('verdict' in s) return s.verdict;
     if (hasOwn(s.result, 'structuredContent')) {
       const bytes = jsonBytes(own(s.result, 'structuredContent'));
-      if (bytes === null) return fail('/result/structuredContent', `serializable JSON ≤ ${TEXT_LIMIT} bytes`, 'could not be re-serialized (nesting too deep)');
+      if (bytes === null)
+        return fail(
+          '/result/structuredContent',
+          `serializable JSON ≤ ${TEXT_LIMIT} bytes`,
+          'could not be re-serialized (nesting too deep)',
+        );
       if (bytes > TEXT_LIMIT) return fail('/result/structuredContent', `≤ ${TEXT_LIMIT} bytes serialized (UTF-8)`, `${bytes} bytes`);
     }
     for (const t of textItems(s.result)) {
       if (t.oversize) {
         const note = t.utf16 <= TEXT_LIMIT ? '; the spec sample code counts UTF-16 units and would accept it' : '';
-        return fail(`/result/content/${t.index}/text`, `≤ ${TEXT_LIMIT} bytes (UTF-8)`, `${t.utf8} bytes UTF-8, ${t.utf16} UTF-16 units${note}`);
+        return fail(
+          `/result/content/${t.index}/text`,
+          `≤ ${TEXT_LIMIT} bytes (UTF-8)`,
+          `${t.utf8} bytes UTF-8, ${t.utf16} UTF-16 units${note}`,
+        );
       }
     }
     return pass();

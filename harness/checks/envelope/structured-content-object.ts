@@ -18,7 +18,8 @@ export default defineCheck({
     const s = successResult(x);
     if ('verdict' in s) return s.verdict;
     // Whether it had to be there is envelope.structured-content's question; this rule is about its shape.
-    if (!hasOwn(s.result, 'structuredContent')) return notApplicable('no structuredContent (whether one is required is envelope.structured-content)');
+    if (!hasOwn(s.result, 'structuredContent'))
+      return notApplicable('no structuredContent (whether one is required is envelope.structured-content)');
     const sc = own(s.result, 'structuredContent');
     return isObject(sc) ? pass() : fail('/result/structuredContent', 'a non-array JSON object', `${describeType(sc)} ${preview(sc)}`);
   },

@@ -12,7 +12,8 @@ export default defineCheck({
   live: false,
   title: 'where a text item parses to an object and `structuredContent` exists, both are the same data',
   spec: {
-    label: 'MCP 2025-11-25 · Tools › Structured content (SHOULD also return the serialized JSON in a TextContent block); AdCP · MCP response extraction › Extraction paths',
+    label:
+      'MCP 2025-11-25 · Tools › Structured content (SHOULD also return the serialized JSON in a TextContent block); AdCP · MCP response extraction › Extraction paths',
     url: 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools#structured-content',
   },
   fix: 'make the JSON text item `JSON.stringify(structuredContent)`, or keep that text item prose',
@@ -25,7 +26,8 @@ export default defineCheck({
     const mirrors = textItems(s.result).filter((t) => isObject(t.json?.value) && !isAdcpErrorOnly(t.json?.value));
     if (mirrors.length === 0) return notApplicable('no text item carries a JSON object');
     for (const t of mirrors) {
-      if (!jsonEqual(t.json?.value, sc)) return fail(`/result/content/${t.index}/text`, 'the same JSON object as structuredContent', preview(t.text));
+      if (!jsonEqual(t.json?.value, sc))
+        return fail(`/result/content/${t.index}/text`, 'the same JSON object as structuredContent', preview(t.text));
     }
     return pass();
   },

@@ -46,10 +46,14 @@ export function locatedAdcpError(x: Exchange): LocatedRaw | { verdict: Verdict }
   }
   const located = locateAdcpError(outcome);
   if (!located) {
-    const verdict = outcome.kind === 'result' ? withoutAdcpError(x.tool) : jsonrpcWithout(outcome.error, 'a JSON-RPC error without error.data.adcp_error');
+    const verdict =
+      outcome.kind === 'result'
+        ? withoutAdcpError(x.tool)
+        : jsonrpcWithout(outcome.error, 'a JSON-RPC error without error.data.adcp_error');
     return { verdict };
   }
-  if (located.source === 'payload_errors') return { verdict: untested('only a payload errors[] item, no adcp_error: see error.adcp-error') };
+  if (located.source === 'payload_errors')
+    return { verdict: untested('only a payload errors[] item, no adcp_error: see error.adcp-error') };
   if (!isObject(located.raw)) {
     const what = `adcp_error is ${describeType(located.raw)}`;
     return { verdict: outcome.kind === 'result' ? untested(`${what}: see error.adcp-error`) : jsonrpcWithout(outcome.error, what) };

@@ -24,7 +24,10 @@ const PATTERNS: ReadonlyArray<[kind: string, re: RegExp]> = [
     'exception text',
     /Cannot read propert(?:y|ies) of|Cannot set propert(?:y|ies) of|Cannot use 'in' operator|is not a function\b|is not iterable\b|undefined is not an object|Unexpected token .{1,40} in JSON|Maximum call stack size exceeded|NullPointerException|Segmentation fault|panic: runtime error/,
   ],
-  ['SQL', /\bSELECT\s[^;]{1,200}?\sFROM\s|\bINSERT\s+INTO\s|\bDELETE\s+FROM\s|\bUPDATE\s+\S+\s+SET\s|\bSQLSTATE\b|syntax error at or near|\bORA-\d{5}\b|duplicate key value violates|\bSQLITE_[A-Z]+\b|\bER_[A-Z_]{4,}\b/],
+  [
+    'SQL',
+    /\bSELECT\s[^;]{1,200}?\sFROM\s|\bINSERT\s+INTO\s|\bDELETE\s+FROM\s|\bUPDATE\s+\S+\s+SET\s|\bSQLSTATE\b|syntax error at or near|\bORA-\d{5}\b|duplicate key value violates|\bSQLITE_[A-Z]+\b|\bER_[A-Z_]{4,}\b/,
+  ],
   ['HTML body', /<(?:!DOCTYPE\s+html|html|head|body|title|h1|pre)[\s>]/i],
 ];
 

@@ -13,7 +13,8 @@ export default defineCheck({
   live: false,
   title: 'an `isError:true` result carries an `adcp_error` (structuredContent, else text JSON)',
   spec: {
-    label: 'AdCP · Transport error mapping › MCP binding › Tool-level errors (isError + structuredContent.adcp_error) and client detection order',
+    label:
+      'AdCP · Transport error mapping › MCP binding › Tool-level errors (isError + structuredContent.adcp_error) and client detection order',
     url: 'https://adcontextprotocol.org/docs/building/operating/transport-errors#tool-level-errors',
   },
   fix: 'return errors as `"isError": true` with `structuredContent: {"adcp_error":{"code":"VALIDATION_ERROR","message":"…","recovery":"correctable"}}` and the same JSON in `content[0].text`',
@@ -22,15 +23,21 @@ export default defineCheck({
     if ('verdict' in r) return r.verdict;
     const located = locateAdcpError(x.outcome);
     // Another tool on the same server may report errors the plain MCP way (isError + text): conformant.
-    if (!located && !isAdcpTask(x.tool)) return notApplicable(`'${String(x.tool)}' is not an AdCP task: a plain MCP tool error is conformant`);
+    if (!located && !isAdcpTask(x.tool))
+      return notApplicable(`'${String(x.tool)}' is not an AdCP task: a plain MCP tool error is conformant`);
     if (!located || located.source === 'payload_errors') {
       const sc = own(r.result, 'structuredContent');
       const found = located
         ? `only a payload errors[0] at ${located.pointer}`
         : `structuredContent ${sc === undefined ? 'absent' : preview(sc)}; no text item with {"adcp_error":…}`;
-      return fail('/result/structuredContent/adcp_error', 'an adcp_error object (structuredContent.adcp_error, else JSON in a text item)', found);
+      return fail(
+        '/result/structuredContent/adcp_error',
+        'an adcp_error object (structuredContent.adcp_error, else JSON in a text item)',
+        found,
+      );
     }
-    if (!isObject(located.raw)) return fail(`/result${located.pointer}`, 'an adcp_error object', `${describeType(located.raw)} ${preview(located.raw)}`);
+    if (!isObject(located.raw))
+      return fail(`/result${located.pointer}`, 'an adcp_error object', `${describeType(located.raw)} ${preview(located.raw)}`);
     return pass();
   },
 });

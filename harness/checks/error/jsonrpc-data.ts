@@ -12,7 +12,8 @@ export default defineCheck({
   live: false,
   title: 'JSON-RPC errors −32029/−32028/−32027 carry `error.data.adcp_error`',
   spec: {
-    label: 'AdCP · Transport error mapping › MCP binding › Transport-level errors and reserved JSON-RPC codes (-32029 RATE_LIMITED, -32028 AUTH_MISSING, -32027 SERVICE_UNAVAILABLE)',
+    label:
+      'AdCP · Transport error mapping › MCP binding › Transport-level errors and reserved JSON-RPC codes (-32029 RATE_LIMITED, -32028 AUTH_MISSING, -32027 SERVICE_UNAVAILABLE)',
     url: 'https://adcontextprotocol.org/docs/building/operating/transport-errors#reserved-json-rpc-codes',
   },
   fix: 'put the AdCP error in `error.data`: `{"code":-32029,"message":"Rate limit exceeded","data":{"adcp_error":{"code":"RATE_LIMITED","retry_after":5,"recovery":"transient"}}}`',
@@ -25,6 +26,10 @@ export default defineCheck({
     const data = own(err, 'data');
     const adcp = own(data, 'adcp_error');
     if (isObject(adcp)) return pass();
-    return fail('/error/data/adcp_error', `an adcp_error object (${adcpCode})`, data === undefined ? 'no error.data' : `${describeType(adcp)} ${preview(adcp)}`);
+    return fail(
+      '/error/data/adcp_error',
+      `an adcp_error object (${adcpCode})`,
+      data === undefined ? 'no error.data' : `${describeType(adcp)} ${preview(adcp)}`,
+    );
   },
 });

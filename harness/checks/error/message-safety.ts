@@ -7,7 +7,6 @@ import { describeType, hasOwn, own, preview, type JsonObject } from '../json.ts'
 import { onAdcpError } from './_adcp-error.ts';
 import { firstUnsafeChar } from '../../sanitize.ts';
 
-
 function textSafety(error: JsonObject, pointer: string, key: string, maxBytes: number): Verdict | null {
   if (!hasOwn(error, key)) return null;
   const v = own(error, key);
@@ -17,7 +16,11 @@ function textSafety(error: JsonObject, pointer: string, key: string, maxBytes: n
   const bad = firstUnsafeChar(v);
   if (bad) {
     const cp = bad.char.codePointAt(0)!.toString(16).padStart(4, '0');
-    return fail(`${pointer}/${key}`, 'no control, bidi or zero-width characters', `U+${cp.toUpperCase()} at index ${bad.index}: ${preview(v)}`);
+    return fail(
+      `${pointer}/${key}`,
+      'no control, bidi or zero-width characters',
+      `U+${cp.toUpperCase()} at index ${bad.index}: ${preview(v)}`,
+    );
   }
   return null;
 }
@@ -29,10 +32,14 @@ export default defineCheck({
   live: false,
   title: '`message` ≤ 256 bytes, `suggestion` ≤ 512 bytes, no control / bidi characters',
   spec: {
-    label: 'AdCP · Transport error mapping › Security considerations (seller-controlled text: message 256 bytes, suggestion 512 bytes, no control or bidi characters)',
+    label:
+      'AdCP · Transport error mapping › Security considerations (seller-controlled text: message 256 bytes, suggestion 512 bytes, no control or bidi characters)',
     url: 'https://adcontextprotocol.org/docs/building/operating/transport-errors#security-considerations',
   },
   fix: 'keep `message` to one plain sentence of ≤ 256 bytes and `suggestion` ≤ 512 bytes, without line breaks, control or bidi characters',
   judge: (x) =>
-    onAdcpError(x, ({ error, pointer }) => textSafety(error, pointer, 'message', 256) ?? textSafety(error, pointer, 'suggestion', 512) ?? pass()),
+    onAdcpError(
+      x,
+      ({ error, pointer }) => textSafety(error, pointer, 'message', 256) ?? textSafety(error, pointer, 'suggestion', 512) ?? pass(),
+    ),
 });

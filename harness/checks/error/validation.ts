@@ -13,7 +13,8 @@ export default defineCheck({
   live: false,
   title: 'a request that breaks the input schema yields an AdCP error, not a bare transport error string',
   spec: {
-    label: 'AdCP · Transport error mapping › MCP binding › Tool-level errors (the standard path for every AdCP error code, e.g. VALIDATION_ERROR / INVALID_REQUEST)',
+    label:
+      'AdCP · Transport error mapping › MCP binding › Tool-level errors (the standard path for every AdCP error code, e.g. VALIDATION_ERROR / INVALID_REQUEST)',
     url: 'https://adcontextprotocol.org/docs/building/operating/transport-errors#tool-level-errors',
   },
   fix: 'validate arguments in the tool and answer `"isError": true` with `{"adcp_error":{"code":"VALIDATION_ERROR","message":"…","field":"…","recovery":"correctable"}}`, not a JSON-RPC -32602',
@@ -24,11 +25,16 @@ export default defineCheck({
     if (outcome.kind === 'jsonrpc-error') {
       // A JSON-RPC error that carries data.adcp_error is still an AdCP error a conformant client reads.
       if (isObject(own(own(outcome.error, 'data'), 'adcp_error'))) return pass();
-      return fail('/error', 'isError:true with an adcp_error (code such as VALIDATION_ERROR)', `JSON-RPC error ${preview(own(outcome.error, 'code'))}: ${preview(own(outcome.error, 'message'))}`);
+      return fail(
+        '/error',
+        'isError:true with an adcp_error (code such as VALIDATION_ERROR)',
+        `JSON-RPC error ${preview(own(outcome.error, 'code'))}: ${preview(own(outcome.error, 'message'))}`,
+      );
     }
     const v = viewResult(x);
     if (v.kind === 'none') return v.verdict;
-    if (v.kind === 'success') return fail('/result/isError', 'isError:true with an adcp_error', 'a success: the invalid request was accepted');
+    if (v.kind === 'success')
+      return fail('/result/isError', 'isError:true with an adcp_error', 'a success: the invalid request was accepted');
     // Any code passes: the rule names VALIDATION_ERROR / INVALID_REQUEST as examples, and the code's
     // shape is error.code's concern.
     const located = locateAdcpError(outcome);

@@ -27,7 +27,10 @@ export function layerOf(x: Exchange, ctx: CheckContext): Layer | { verdict: Verd
   }
   if (target === 'schema') {
     const call = `tool ${preview(x.tool)}, protocol ${preview(x.protocolVersion)}`;
-    return { target, reason: `the structured-content layer is defined for MCP 2025-11-25 and 2026-07-28 only; this call (${call}) is outside it` };
+    return {
+      target,
+      reason: `the structured-content layer is defined for MCP 2025-11-25 and 2026-07-28 only; this call (${call}) is outside it`,
+    };
   }
   if (target === 'missing') return { target, reason: 'no structuredContent object: see envelope.structured-content' };
   return { target, result: s.result, schema };

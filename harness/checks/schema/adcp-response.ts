@@ -21,7 +21,7 @@ export default defineCheck({
     label: 'AdCP response schemas (<task>-response.json, draft-07) at the version the seller serves',
     url: 'https://adcontextprotocol.org/schemas/',
   },
-  fix: "answer with what the task's AdCP response schema requires, with its types and enums (e.g. list_creative_formats: `{\"formats\":[…]}`)",
+  fix: 'answer with what the task\'s AdCP response schema requires, with its types and enums (e.g. list_creative_formats: `{"formats":[…]}`)',
   judge(x, ctx) {
     const p = payloadOrVerdict(x);
     if ('verdict' in p) return p.verdict;

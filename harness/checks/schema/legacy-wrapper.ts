@@ -23,8 +23,13 @@ export default defineCheck({
     if ('verdict' in layer) return layer.verdict;
     // The wrapper question only arises for id-declared tools under 2025-11-25 (the gate's audited set).
     if ('reason' in layer) return layer.target === 'schema' ? notApplicable(layer.reason) : untested(layer.reason);
-    if (rootOnlyRevision(x.protocolVersion)) return notApplicable(`MCP ${String(x.protocolVersion)} predates the structured-content layer question (2025-11-25)`);
+    if (rootOnlyRevision(x.protocolVersion))
+      return notApplicable(`MCP ${String(x.protocolVersion)} predates the structured-content layer question (2025-11-25)`);
     if (layer.target === 'validate_root') return pass();
-    return fail('/result/structuredContent', 'the payload at the structuredContent root (SDK 2.4.0, protocol 2025-11-25)', 'a lone {"result":{…}} wrapper (legacy_wrapper)');
+    return fail(
+      '/result/structuredContent',
+      'the payload at the structuredContent root (SDK 2.4.0, protocol 2025-11-25)',
+      'a lone {"result":{…}} wrapper (legacy_wrapper)',
+    );
   },
 });

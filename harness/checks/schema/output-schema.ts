@@ -10,7 +10,8 @@ import { badSchemaId, idsIn } from './_schema-ids.ts';
 function structuralProblem(schema: unknown, base: string): { pointer: string; expected: string; found: string } | null {
   if (!isObject(schema)) return { pointer: base, expected: 'a JSON Schema object', found: `${describeType(schema)} ${preview(schema)}` };
   const type = own(schema, 'type');
-  if (type !== 'object') return { pointer: `${base}/type`, expected: 'root type "object" (MCP)', found: type === undefined ? 'absent' : preview(type) };
+  if (type !== 'object')
+    return { pointer: `${base}/type`, expected: 'root type "object" (MCP)', found: type === undefined ? 'absent' : preview(type) };
   for (const { pointer, id } of idsIn(schema, base)) {
     const why = badSchemaId(id);
     if (why) return { pointer, expected: 'a $id that is a valid URI (reference)', found: `${preview(id)}: ${why}` };
@@ -25,7 +26,8 @@ export default defineCheck({
   live: false,
   title: 'each declared `outputSchema` compiles under its dialect, has root type `object`, and every `$id` is a URI Ajv accepts',
   spec: {
-    label: 'MCP 2025-11-25 · Server features › Tools › Output schema (a JSON Schema of root type object; 2020-12 unless $schema says otherwise)',
+    label:
+      'MCP 2025-11-25 · Server features › Tools › Output schema (a JSON Schema of root type object; 2020-12 unless $schema says otherwise)',
     url: 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema',
   },
   fix: 'advertise `outputSchema: {type:"object", properties:{…}}` that compiles; use `$id: "my_tool_output"` or `$defs`, never `my_tool:output`',
@@ -40,9 +42,13 @@ export default defineCheck({
       const schema = own(tool, 'outputSchema');
       const problem = structuralProblem(schema, `/tools/${i}/outputSchema`);
       if (problem) return out.push({ subject, verdict: fail(problem.pointer, problem.expected, problem.found) });
-      if (!ctx.schemas) return out.push({ subject, verdict: untested('no schema service: checked structurally only (root type, $id), not compiled') });
+      if (!ctx.schemas)
+        return out.push({ subject, verdict: untested('no schema service: checked structurally only (root type, $id), not compiled') });
       const compiled = ctx.schemas.compileOutputSchema(subject, schema);
-      out.push({ subject, verdict: compiled.ok ? pass() : fail(`/tools/${i}/outputSchema`, 'a schema that compiles under its dialect', compiled.message) });
+      out.push({
+        subject,
+        verdict: compiled.ok ? pass() : fail(`/tools/${i}/outputSchema`, 'a schema that compiles under its dialect', compiled.message),
+      });
     });
     if (out.length === 0) return [{ subject: 'tools/list', verdict: notApplicable('no tool declares an outputSchema') }];
     return out;

@@ -16,7 +16,8 @@ export default defineCheck({
   judge(x) {
     if (x.outcome.kind !== 'transport-error') return pass();
     const f = x.outcome.failure;
-    const seen = typeof f.bytesSeen === 'number' && !f.message.includes(`(${f.bytesSeen} bytes read)`) ? ` (${f.bytesSeen} bytes read)` : '';
+    const seen =
+      typeof f.bytesSeen === 'number' && !f.message.includes(`(${f.bytesSeen} bytes read)`) ? ` (${f.bytesSeen} bytes read)` : '';
     return fail('/outcome/failure', 'a JSON-RPC result or error within the call timeout and byte cap', `${f.kind}: ${f.message}${seen}`);
   },
   // A session cut short (agent timeout, crash) leaves calls that never ran.

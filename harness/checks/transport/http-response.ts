@@ -62,7 +62,14 @@ export default defineCheck({
         return one('http', fail(`/http/observations/${i}/contentType`, expected, preview(o.contentType ?? undefined)));
       }
       if (typeof o.sessionId === 'string' && !SESSION_ID.test(o.sessionId)) {
-        return one('http', fail(`/http/observations/${i}/sessionId`, 'an Mcp-Session-Id of visible ASCII characters only (0x21–0x7E)', badSessionId(o.sessionId)));
+        return one(
+          'http',
+          fail(
+            `/http/observations/${i}/sessionId`,
+            'an Mcp-Session-Id of visible ASCII characters only (0x21–0x7E)',
+            badSessionId(o.sessionId),
+          ),
+        );
       }
       if (i <= initIndex) continue;
       if (o.status === 404 && session !== undefined) {

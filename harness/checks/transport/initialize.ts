@@ -16,14 +16,30 @@ export default defineCheck({
   fix: 'answer `initialize` with `protocolVersion` (e.g. "2025-06-18"), `capabilities` and `serverInfo: {name, version}`; check the server starts and listens where the config points',
   judge(a) {
     const init = a.initialize;
-    if (!init.ok) return [{ subject: 'initialize', verdict: fail('/initialize', 'an initialize answer within the connect timeout', `${init.failure.kind}: ${init.failure.message}`) }];
+    if (!init.ok)
+      return [
+        {
+          subject: 'initialize',
+          verdict: fail('/initialize', 'an initialize answer within the connect timeout', `${init.failure.kind}: ${init.failure.message}`),
+        },
+      ];
     const revision = init.protocolVersion;
     if (typeof revision !== 'string' || !SUPPORTED_PROTOCOL_VERSIONS.includes(revision)) {
-      return [{ subject: 'initialize', verdict: fail('/initialize/protocolVersion', `one of ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`, preview(revision)) }];
+      return [
+        {
+          subject: 'initialize',
+          verdict: fail('/initialize/protocolVersion', `one of ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`, preview(revision)),
+        },
+      ];
     }
     const info = init.serverInfo;
     if (!isObject(info) || typeof own(info, 'name') !== 'string' || typeof own(info, 'version') !== 'string') {
-      return [{ subject: 'initialize', verdict: fail('/initialize/serverInfo', 'an object with string name and version', info === undefined ? 'absent' : preview(info)) }];
+      return [
+        {
+          subject: 'initialize',
+          verdict: fail('/initialize/serverInfo', 'an object with string name and version', info === undefined ? 'absent' : preview(info)),
+        },
+      ];
     }
     return [{ subject: 'initialize', verdict: pass() }];
   },

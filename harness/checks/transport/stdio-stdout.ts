@@ -20,9 +20,13 @@ export default defineCheck({
     if (a.agent.transport !== 'stdio') return one('stdout', notApplicable('not a stdio agent'));
     const junk = a.stdio?.stdoutJunk ?? [];
     if (junk.length > 0) {
-      return one('stdout', fail('/stdio/stdoutJunk/0', 'only JSON-RPC messages on stdout', `${junk.length} other line(s), first: ${preview(junk[0])}`));
+      return one(
+        'stdout',
+        fail('/stdio/stdoutJunk/0', 'only JSON-RPC messages on stdout', `${junk.length} other line(s), first: ${preview(junk[0])}`),
+      );
     }
-    if (!a.initialize.ok) return one('stdout', untested('initialize failed, so stdout was never observed over a session: see transport.initialize'));
+    if (!a.initialize.ok)
+      return one('stdout', untested('initialize failed, so stdout was never observed over a session: see transport.initialize'));
     return one('stdout', pass());
   },
 });

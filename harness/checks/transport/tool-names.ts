@@ -32,7 +32,10 @@ export default defineCheck({
       if (duplicates.length) return one('tools/list', fail('/tools', 'unique tool names', describeViolations(duplicates)));
       return one('tools/list', pass());
     }
-    const names = bad.slice(0, SHOWN).map((b) => JSON.stringify(b.name.slice(0, 140))).join(', ');
+    const names = bad
+      .slice(0, SHOWN)
+      .map((b) => JSON.stringify(b.name.slice(0, 140)))
+      .join(', ');
     return one('tools/list', fail(`/tools/${bad[0]!.i}/name`, '1–128 characters of A-Z a-z 0-9 _ - .', `${bad.length} name(s): ${names}`));
   },
 });

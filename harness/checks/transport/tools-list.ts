@@ -29,11 +29,16 @@ export default defineCheck({
       const tool: unknown = list.tools[i];
       if (!isObject(tool)) return one('tools/list', fail(`/tools/${i}`, 'a tool object', `${describeType(tool)} ${preview(tool)}`));
       const name = own(tool, 'name');
-      if (typeof name !== 'string') return one('tools/list', fail(`/tools/${i}/name`, 'a string', `${describeType(name)} ${preview(name)}`));
+      if (typeof name !== 'string')
+        return one('tools/list', fail(`/tools/${i}/name`, 'a string', `${describeType(name)} ${preview(name)}`));
       const input = own(tool, 'inputSchema');
-      if (!isObject(input)) return one('tools/list', fail(`/tools/${i}/inputSchema`, 'a JSON Schema object', `${describeType(input)} ${preview(input)}`));
+      if (!isObject(input))
+        return one('tools/list', fail(`/tools/${i}/inputSchema`, 'a JSON Schema object', `${describeType(input)} ${preview(input)}`));
       if (own(input, 'type') !== 'object') {
-        return one('tools/list', fail(`/tools/${i}/inputSchema/type`, '"object"', `${preview(own(input, 'type'))} (tool ${preview(name)})`));
+        return one(
+          'tools/list',
+          fail(`/tools/${i}/inputSchema/type`, '"object"', `${preview(own(input, 'type'))} (tool ${preview(name)})`),
+        );
       }
     }
     // A list that never ends is not a list: the harness stopped following nextCursor (capture-agent).

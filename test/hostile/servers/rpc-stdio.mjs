@@ -18,7 +18,11 @@ import { createInterface } from 'node:readline';
 const behaviour = process.argv[2] ?? '';
 const send = (msg) => process.stdout.write(JSON.stringify(msg) + '\n');
 const tool = { name: 'get_adcp_capabilities', inputSchema: { type: 'object' } };
-const ok = (id, extra = {}) => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: '{}' }], structuredContent: { ok: true, ...extra } } });
+const ok = (id, extra = {}) => ({
+  jsonrpc: '2.0',
+  id,
+  result: { content: [{ type: 'text', text: '{}' }], structuredContent: { ok: true, ...extra } },
+});
 
 if (behaviour === 'fatal') {
   process.stderr.write('FATAL: SELLER_API_KEY is not set\n');
@@ -43,7 +47,11 @@ lines.on('line', (line) => {
   }
   if (m.id === undefined) return; // a notification
   if (m.method === 'initialize') {
-    return send({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'rpc-stdio', version: '1' } } });
+    return send({
+      jsonrpc: '2.0',
+      id: m.id,
+      result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'rpc-stdio', version: '1' } },
+    });
   }
   if (m.method === 'tools/list') return toolsList(m);
   if (m.method !== 'tools/call') return send({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'no such method' } });
@@ -51,7 +59,9 @@ lines.on('line', (line) => {
   switch (behaviour) {
     case 'stderr-log':
       if (name === 'throws') {
-        process.stderr.write(`TypeError: Cannot read properties of undefined (reading 'map') token=${process.env.SELLER_TOKEN}\n    at handler (/srv/seller/tools.js:42:17)\n`);
+        process.stderr.write(
+          `TypeError: Cannot read properties of undefined (reading 'map') token=${process.env.SELLER_TOKEN}\n    at handler (/srv/seller/tools.js:42:17)\n`,
+        );
         return send({ jsonrpc: '2.0', id: m.id, result: { isError: true, content: [{ type: 'text', text: 'internal error' }] } });
       }
       if (name === 'noisy') process.stderr.write('n'.repeat(20_000) + '\n');
@@ -70,7 +80,12 @@ lines.on('line', (line) => {
       callId = m.id;
       pending.set('s-1', undefined).set('s-2', undefined).set('s-3', undefined);
       send({ jsonrpc: '2.0', id: 's-1', method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } });
-      send({ jsonrpc: '2.0', id: 's-2', method: 'elicitation/create', params: { message: 'x', requestedSchema: { type: 'object', properties: {} } } });
+      send({
+        jsonrpc: '2.0',
+        id: 's-2',
+        method: 'elicitation/create',
+        params: { message: 'x', requestedSchema: { type: 'object', properties: {} } },
+      });
       send({ jsonrpc: '2.0', id: 's-3', method: 'roots/list' });
       return;
     case 'stdin-stall': {
@@ -92,9 +107,11 @@ lines.on('close', () => {
 
 function toolsList(m) {
   const page = Number(m.params?.cursor ?? 0);
-  if (behaviour === 'paginate-forever') return send({ jsonrpc: '2.0', id: m.id, result: { tools: page === 0 ? [tool] : [], nextCursor: String(page + 1) } });
+  if (behaviour === 'paginate-forever')
+    return send({ jsonrpc: '2.0', id: m.id, result: { tools: page === 0 ? [tool] : [], nextCursor: String(page + 1) } });
   if (behaviour === 'cursor-loop') return send({ jsonrpc: '2.0', id: m.id, result: { tools: page === 0 ? [tool] : [], nextCursor: '1' } });
-  if (behaviour === 'duplicate-names') return send({ jsonrpc: '2.0', id: m.id, result: { tools: [tool, { ...tool, description: 'another' }] } });
+  if (behaviour === 'duplicate-names')
+    return send({ jsonrpc: '2.0', id: m.id, result: { tools: [tool, { ...tool, description: 'another' }] } });
   const extra = behaviour === 'stderr-log' ? ['throws', 'quiet', 'noisy'].map((name) => ({ name, inputSchema: { type: 'object' } })) : [];
   return send({ jsonrpc: '2.0', id: m.id, result: { tools: [tool, ...extra] } });
 }
