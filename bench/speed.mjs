@@ -12,6 +12,10 @@
 //   4. peak RSS of `npm start` (the CLI's process, worker threads included)                    ≤ 250 MiB
 //      and its growth with the number of agents (1 → 16 → 64 HTTP agents) next to the report sizes
 //   node bench/speed.mjs [--rounds N]        (`npm run bench` builds first, then runs this)
+//   node bench/speed.mjs --cli OTHER/bin/adcp-conformance.js --probe-via-run
+//                                            another checkout's CLI (e.g. before a change) against the same
+//                                            sellers; --probe-via-run times `run` of one agent with one
+//                                            get_products probe for the second ratio (a CLI without `probe`)
 // No assertion anywhere: it prints figures. Wall times depend on the machine and its load; the ratios are
 // the figure to read, and even they move on a busy machine.
 import { spawn } from 'node:child_process';
@@ -23,12 +27,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { distProblem } from '../bin/entry.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(ROOT, 'bin', 'adcp-conformance.js');
+const argv = process.argv.slice(2);
+const option = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const CLI = option('--cli') ?? join(ROOT, 'bin', 'adcp-conformance.js');
+const PROBE_VIA_RUN = argv.includes('--probe-via-run');
 const RAW = join(ROOT, 'bench', 'raw-sdk.mjs');
 const SELLER = join(ROOT, 'sellers', 'reference-seller.js');
 const RSS_PRELOAD = pathToFileURL(join(ROOT, 'bench', 'rss-preload.mjs')).href;
-const argv = process.argv.slice(2);
-const ROUNDS = Math.max(1, Number(argv[argv.indexOf('--rounds') + 1]) || 3);
+const ROUNDS = Math.max(1, Number(option('--rounds')) || 3);
 const MiB = 1024;
 
 const stale = distProblem();
@@ -114,7 +120,7 @@ const check = (label, result, ok = [0]) => {
 };
 
 console.log(
-  `adcp-conformance speed bench · ${cpus().length} CPUs · Node ${process.versions.node} · load ${loadavg()
+  `adcp-conformance speed bench · ${CLI} · ${cpus().length} CPUs · Node ${process.versions.node} · load ${loadavg()
     .map((l) => l.toFixed(1))
     .join(' ')} · ${ROUNDS} round(s)`,
 );
@@ -140,8 +146,8 @@ const rows = [];
   const [c1, c401] = [config(1), config(401)];
   const out = join(work, 'out-calls');
   const runs = await interleaved({
-    h1: async () => check('harness N=1', await timed([CLI, 'run', '--config', c1, '--out', out]), [0, 3]).ms,
-    h401: async () => check('harness N=401', await timed([CLI, 'run', '--config', c401, '--out', out]), [0, 3]).ms,
+    h1: async () => check('harness N=1', await timed([CLI, 'run', '--config', c1, '--out', out]), [0, 1, 3]).ms,
+    h401: async () => check('harness N=401', await timed([CLI, 'run', '--config', c401, '--out', out]), [0, 1, 3]).ms,
     r1: async () => check('raw N=1', await timed([RAW, 'calls', seller.value, '1'])).ms,
     r401: async () => check('raw N=401', await timed([RAW, 'calls', seller.value, '401'])).ms,
   });
@@ -161,9 +167,22 @@ const rows = [];
 // 2. One-tool probe of a stdio seller, start to exit.
 {
   const sellerCommand = [process.execPath, SELLER, '--transport', 'stdio'];
+  const oneProbe = writeJson('one-probe.json', {
+    agents: [
+      {
+        name: 'reference-stdio',
+        transport: 'stdio',
+        command: sellerCommand[0],
+        args: sellerCommand.slice(1),
+        probes: [{ tool: 'get_products', arguments: defaultProbes([{ name: 'get_products' }], { sandbox: false })[0].arguments }],
+      },
+    ],
+  });
+  const harnessArgs = PROBE_VIA_RUN
+    ? [CLI, 'run', '--config', oneProbe, '--out', join(work, 'out-one-probe')]
+    : [CLI, 'probe', 'get_products', '--stdio', sellerCommand.map((w) => `'${w}'`).join(' ')];
   const runs = await interleaved({
-    harness: async () =>
-      check('probe', await timed([CLI, 'probe', 'get_products', '--stdio', sellerCommand.map((w) => `'${w}'`).join(' ')])).ms,
+    harness: async () => check('probe', await timed(harnessArgs), PROBE_VIA_RUN ? [0, 1, 3] : [0]).ms,
     raw: async () => check('raw once', await timed([RAW, 'once-stdio', 'get_products', ...sellerCommand])).ms,
   });
   const harness = median(runs.harness);
@@ -174,7 +193,9 @@ const rows = [];
     raw: fmt(raw),
     ratio: harness / raw,
     bound: 2,
-    note: 'the harness also asks get_adcp_capabilities first',
+    note: PROBE_VIA_RUN
+      ? '`run` of one agent with one get_products probe'
+      : '`probe get_products`; the harness also asks get_adcp_capabilities first',
   });
 }
 

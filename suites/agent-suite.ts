@@ -1,14 +1,14 @@
 // The conformance suite of one agent. The CLI has already probed and judged the agent; this file only
 // turns each outcome into a vitest test case `<check id> › <tool>` inside a describe block named after
-// the agent, so vitest's reporters (junit, blob for sharding) see one suite per agent. Every outcome
-// travels once, in the describe block's meta (reporters read them there), never in a test case's;
+// the agent, so vitest's reporters (junit, blob for sharding) see one suite per agent. For a blob, every
+// outcome travels once, in the describe block's meta (reporters read them there), never in a test case's;
 // not-applicable outcomes are not test cases unless --junit-all asks for them.
 // fail → the test fails with the diagnosis · warn → passes, detail in system-out (fails under --strict)
 // untested / not-applicable → skipped with the reason · a baselined fail/warn → passes, reported as expected.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, inject, test, TestRunner } from 'vitest';
-import { ABANDONED_FILE, DATA_DIR_KEY, testCases, type AgentSuiteData } from '../harness/run/suite-data.ts';
+import { ABANDONED_FILE, DATA_DIR_KEY, META_OUTCOMES_KEY, testCases, type AgentSuiteData } from '../harness/run/suite-data.ts';
 import { failureMessage } from '../harness/report/evidence-text.ts';
 import type { ReportOutcome } from '../harness/report/model.ts';
 
@@ -38,8 +38,9 @@ export async function defineAgentSuite(key: string): Promise<void> {
     if (!suite) throw new Error(`agent suite ${key}: vitest gave the describe block no task`);
     Object.assign(suite.meta, {
       adcpAgent: data.facts,
-      adcpOutcomes: data.outcomes,
       adcpRun: { strict: data.strict, junitAll, ...(data.runAgents === undefined ? {} : { agents: data.runAgents }) },
+      // Only for a blob: a live run's reporters have the outcomes already (META_OUTCOMES_KEY).
+      ...(inject(META_OUTCOMES_KEY) ? { adcpOutcomes: data.outcomes } : {}),
     });
   });
 }

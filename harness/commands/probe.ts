@@ -191,9 +191,24 @@ async function probeCommand(opts: ProbeOptions, signal: AbortSignal): Promise<nu
     const message = err instanceof Error ? err.message : String(err);
     throw new UsageError(message.startsWith('--schemas') ? message : `--schemas: ${message}`);
   }
+  // The judge worker warms up first, so it loads while the capture's own modules load (warm-schemas.ts).
+  const { warmJudge } = await import('../run/warm-schemas.ts');
+  const warm = () => warmJudge(schemaSource, agent, ['get_adcp_capabilities', opts.tool], signal);
+  let warming: Promise<void> | undefined = warm();
   const { probeOnce } = await import('../run/probe-once.ts');
   const probe: Probe = { tool: opts.tool, arguments: opts.args ?? {}, intent: opts.invalid ? 'invalid' : 'valid' };
-  const run = { agent, probe, defaultArgs: opts.args === undefined, strict: opts.strict, schemaSource, verbose: opts.verbose, signal };
+  const run = {
+    agent,
+    probe,
+    defaultArgs: opts.args === undefined,
+    strict: opts.strict,
+    schemaSource,
+    verbose: opts.verbose,
+    signal,
+    // Each probe takes a warmed-up judge worker: this first one, then one warmed again (a warm worker
+    // stays in the sandbox's pool between --watch runs, so warming again costs little).
+    warming: () => (warming ??= warm()).finally(() => (warming = undefined)),
+  };
   try {
     if (opts.watch === undefined) {
       const shown = await probeOnce(run);

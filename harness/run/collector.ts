@@ -26,6 +26,12 @@ export class OutcomeCollector implements Reporter {
   readonly names = new Map<string, string>();
   result: CollectedRun | undefined;
 
+  /**
+   * `outcomesOf`: a live run's own outcomes by suite-file key, for suites that did not carry them in
+   * their meta (see META_OUTCOMES_KEY); a merge reads them from the blobs' meta.
+   */
+  constructor(private readonly outcomesOf?: (key: string) => ReportOutcome[] | undefined) {}
+
   onTestModuleCollected(module: TestModule): void {
     for (const suite of module.children.suites()) {
       const facts = suite.meta().adcpAgent;
@@ -42,7 +48,7 @@ export class OutcomeCollector implements Reporter {
         const facts = suite.meta().adcpAgent;
         if (!facts) continue;
         found = true;
-        const outcomes = suite.meta().adcpOutcomes ?? [];
+        const outcomes = suite.meta().adcpOutcomes ?? this.outcomesOf?.(key) ?? [];
         const cases = new Map<string, ReportOutcome>();
         for (const { name, outcome } of testCases(outcomes, suite.meta().adcpRun?.junitAll === true))
           cases.set(`${suite.name} > ${name}`, outcome);

@@ -103,6 +103,9 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
     // Unsharded, every agent runs: probe at once. Sharded, vitest first says which agents are ours.
     probing = opts.shard ? undefined : sessionsOf(targets, opts, interrupted, judgeEarly);
     const { keysInShard, openVitest } = await vitestDriver;
+    // Each agent's data once judged; vitest's reporters read the outcomes from here at the end (outcomesOf).
+    const judged = new Map<string, AgentSuiteData>();
+    const nameOfKey = new Map([...ws.keys].map(([name, key]) => [key, name]));
     const driven = await openVitest({
       root: ws.root,
       files: ws.files,
@@ -111,6 +114,7 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
       reporters: opts.reporters,
       concurrency: opts.concurrency,
       ...(opts.shard ? { shard: opts.shard } : {}),
+      outcomesOf: (key) => judged.get(nameOfKey.get(key) ?? '')?.outcomes,
     });
     try {
       const inShard = await keysInShard(driven.vitest);
@@ -143,7 +147,6 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
         opts.storyboards === undefined
           ? new Map<string, AgentStoryboards>()
           : await storyboardsOf(chosen, opts.storyboards, opts.concurrency, interrupted);
-      const judged = new Map<string, AgentSuiteData>();
       for (const [i, target] of chosen.entries()) {
         const capture = captures[i];
         if (!capture) continue;

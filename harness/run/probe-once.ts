@@ -33,6 +33,8 @@ export interface ProbeRun {
   signal: AbortSignal;
   /** Colour (default: stdout's). */
   paint?: Paint;
+  /** The judge worker warming up, started by the caller (default: started here). */
+  warming?: () => Promise<void>;
 }
 
 export interface ProbeShown {
@@ -56,7 +58,7 @@ export async function probeOnce(r: ProbeRun): Promise<ProbeShown> {
   const probe: Probe = { ...r.probe, arguments: probeArguments(r.probe, r.defaultArgs, r.agent) };
   const started = performance.now();
   // The judge worker starts and compiles our schemas while the seller starts and answers (warm-schemas.ts).
-  const warming = warmJudge(r.schemaSource, r.agent, [CAPABILITIES, probe.tool], r.signal);
+  const warming = r.warming ? r.warming() : warmJudge(r.schemaSource, r.agent, [CAPABILITIES, probe.tool], r.signal);
   const capture = await captureAgent(agent, {
     scenarios: false,
     signal: r.signal,

@@ -16,12 +16,20 @@ export interface AgentSuiteData {
 /** Key of `provide` / `inject`: the directory holding one `<key>.json` per agent. */
 export const DATA_DIR_KEY = 'adcpConformanceDataDir';
 
+/**
+ * Key of `provide` / `inject`: whether the outcomes travel in the describe block's meta. Only a run that
+ * writes a blob (for --merge-reports) needs them there; a live run's reporters take them from the run
+ * itself (OutcomeCollector's `outcomesOf`), which spares a copy of every outcome per agent.
+ */
+export const META_OUTCOMES_KEY = 'adcpConformanceMetaOutcomes';
+
 /** In the data directory when the run stopped before every agent's data was written: waiting suites give up. */
 export const ABANDONED_FILE = 'ABANDONED';
 
 declare module 'vitest' {
   interface ProvidedContext {
     adcpConformanceDataDir: string;
+    adcpConformanceMetaOutcomes: boolean;
   }
 }
 
@@ -30,7 +38,7 @@ declare module '@vitest/runner' {
   interface TaskMeta {
     /** On an agent's describe block: its facts. */
     adcpAgent?: AgentFacts;
-    /** On an agent's describe block: every outcome, in order (not-applicable ones included). */
+    /** On an agent's describe block: every outcome, in order (not-applicable ones included); only when META_OUTCOMES_KEY. */
     adcpOutcomes?: ReportOutcome[];
     /** On an agent's describe block: how the run judged (strict) and listed (junitAll) its outcomes. */
     adcpRun?: { strict: boolean; junitAll: boolean; agents?: number };
