@@ -1,5 +1,5 @@
 // The run's work files (vitest suite files, suite data) live in a fresh private directory: a
-// `*.adcp.test.ts` planted in the shared suite directory earlier versions used, or anywhere in the
+// `*.adcp.test.ts` (or `.js`) planted in the shared suite directory earlier versions used, or anywhere in the
 // temporary directory, is never run; the work directory is gone after the run, or kept (and named)
 // with --keep-work. The CLI's TMPDIR is a directory of this test, so nothing is planted in the real one.
 import { createHash } from 'node:crypto';
@@ -38,15 +38,24 @@ describe('a planted suite file is never run', () => {
       .slice(0, 16);
     const shared = join(tmpDir, 'adcp-conformance-suites', id);
     await mkdir(shared, { recursive: true });
-    await writeFile(join(shared, 'planted.adcp.test.ts'), plantedSuite(join(markers, 'in-shared-suites')));
-    await writeFile(join(tmpDir, 'adcp-conformance-suites', 'planted.adcp.test.ts'), plantedSuite(join(markers, 'in-suites-parent')));
-    await writeFile(join(tmpDir, 'planted.adcp.test.ts'), plantedSuite(join(markers, 'in-tmpdir')));
+    // Planted as TypeScript and as JavaScript: the CLI runs `.ts` suites from the sources and `.js` ones
+    // from the compiled build a fresh clone's `npm ci` makes.
+    for (const ext of ['ts', 'js']) {
+      await writeFile(join(shared, `planted.adcp.test.${ext}`), plantedSuite(join(markers, `in-shared-suites-${ext}`)));
+      await writeFile(
+        join(tmpDir, 'adcp-conformance-suites', `planted.adcp.test.${ext}`),
+        plantedSuite(join(markers, `in-suites-parent-${ext}`)),
+      );
+      await writeFile(join(tmpDir, `planted.adcp.test.${ext}`), plantedSuite(join(markers, `in-tmpdir-${ext}`)));
+    }
     // A directory that looks like a work directory (a guessable name) is not used either.
     await mkdir(join(tmpDir, 'adcp-conformance-work-AAAAAA'));
-    await writeFile(
-      join(tmpDir, 'adcp-conformance-work-AAAAAA', 'reference-stdio.adcp.test.ts'),
-      plantedSuite(join(markers, 'in-fake-work')),
-    );
+    for (const ext of ['ts', 'js']) {
+      await writeFile(
+        join(tmpDir, 'adcp-conformance-work-AAAAAA', `reference-stdio.adcp.test.${ext}`),
+        plantedSuite(join(markers, `in-fake-work-${ext}`)),
+      );
+    }
     run = await runCli(['run', '--agent', 'reference-stdio', '--out', join(tmpDir, 'out')], { TMPDIR: tmpDir });
   }, 120_000);
 
@@ -73,9 +82,9 @@ test("--keep-work keeps the private work directory (0700, only this run's files)
   expect(kept!.startsWith(join(tmpDir, 'adcp-conformance-work-'))).toBe(true);
   expect((await stat(kept!)).mode & 0o777).toBe(0o700);
   const entries = (await readdir(kept!, { recursive: true })).map(String);
-  expect(entries.filter((e) => e.endsWith('.adcp.test.ts')).map((e) => e.replace(/^[0-9a-f]{16}\//, ''))).toEqual([
-    'reference-stdio.adcp.test.ts',
-  ]);
+  // .ts from the sources, .js from the compiled build a fresh clone's `npm ci` makes (bin/entry.js decides).
+  const suites = entries.filter((e) => /\.adcp\.test\.[jt]s$/.test(e)).map((e) => e.replace(/^[0-9a-f]{16}\//, ''));
+  expect(suites.map((e) => e.replace(/\.[jt]s$/, ''))).toEqual(['reference-stdio.adcp.test']);
   expect(entries).toContain(join('data', 'reference-stdio.json'));
   expect(existsSync(join(tmpDir, 'adcp-conformance-suites'))).toBe(false);
 });
