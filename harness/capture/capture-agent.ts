@@ -265,7 +265,7 @@ class AgentRun {
       this.progress(attempt === 1 ? 'connect' : 'connect (retry)');
       const client = new PinnedClient(this.agent.protocolVersion);
       this.tracker.newSession();
-      const session: Session = { ...openTransport(this.agent, this.tracker), client };
+      const session: Session = { ...(await openTransport(this.agent, this.tracker)), client };
       this.session = session;
       client.onerror = () => {}; // every failure that matters is recorded per call
       const budget = Math.min(connectDeadline - performance.now(), this.remaining());

@@ -2,20 +2,17 @@
 // streamable-HTTP transport (with our capped fetch), both reporting every outgoing request and raw
 // incoming message to the CallTracker.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import type { JSONRPCMessage, Request } from '@modelcontextprotocol/sdk/types.js';
+import type { Request } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { HttpObservation } from '../capture/exchange.ts';
 import type { AgentConfig } from '../config/types.ts';
 import type { CallTracker } from './call-tracker.ts';
-import { createCappedFetch } from './http-fetch.ts';
 import { HarnessStdioTransport, MAX_PENDING_STDIN_BYTES } from './stdio-transport.ts';
 
 export const CLIENT_INFO = { name: 'adcp-conformance', version: '0.1.0' } as const;
-export const MAX_HTTP_OBSERVATIONS = 500;
 
 /**
  * The result schema for every call whose answer we record: accepts any JSON value and returns it
@@ -37,22 +34,6 @@ export class PinnedClient extends Client {
   }
 }
 
-/** The SDK's HTTP transport, telling the tracker which JSON-RPC id each outgoing request got. */
-class TrackedHttpTransport extends StreamableHTTPClientTransport {
-  constructor(
-    url: URL,
-    opts: ConstructorParameters<typeof StreamableHTTPClientTransport>[1],
-    private readonly tracker: CallTracker,
-  ) {
-    super(url, opts);
-  }
-
-  override send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
-    this.tracker.noteOutgoing(message);
-    return super.send(message as JSONRPCMessage, options);
-  }
-}
-
 export interface Session {
   client: PinnedClient;
   transport: Transport;
@@ -62,7 +43,7 @@ export interface Session {
   close(): Promise<void>;
 }
 
-export function openTransport(agent: AgentConfig, tracker: CallTracker): Omit<Session, 'client'> {
+export async function openTransport(agent: AgentConfig, tracker: CallTracker): Promise<Omit<Session, 'client'>> {
   if (agent.transport === 'stdio') {
     const stdio = new HarnessStdioTransport({
       command: agent.command,
@@ -105,33 +86,8 @@ export function openTransport(agent: AgentConfig, tracker: CallTracker): Omit<Se
     return { transport: stdio, stdio, close: () => stdio.close().catch(() => {}) };
   }
 
-  const observations: HttpObservation[] = [];
-  const capped = createCappedFetch({
-    maxBytes: agent.maxBytes,
-    connectMs: agent.timeouts.connectMs,
-    callMs: agent.timeouts.callMs,
-    tracker,
-    secrets: agent.secrets,
-    observe: (o) => {
-      if (observations.length < MAX_HTTP_OBSERVATIONS) observations.push(o);
-    },
-  });
-  const transport = new TrackedHttpTransport(
-    new URL(agent.url),
-    {
-      fetch: capped.fetch,
-      requestInit: { headers: { ...agent.headers } },
-      // Our fetch never lets undici follow a redirect; a 3xx answer to a call is recorded as an
-      // http-status failure, so credentials never travel to another origin.
-      reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
-    },
-    tracker,
-  );
-  const close = async (): Promise<void> => {
-    // Best effort DELETE of the session, bounded; then drop every socket.
-    await Promise.race([transport.terminateSession().catch(() => {}), new Promise((r) => setTimeout(r, 1000).unref())]);
-    await transport.close().catch(() => {});
-    await capped.close();
-  };
-  return { transport, http: { observations, sessionId: () => transport.sessionId }, close };
+  // The HTTP pieces (the SDK's streamable-HTTP transport, undici) load only when an HTTP agent is
+  // connected: a stdio-only run (a `probe --stdio` in the dev loop) never pays their start-up.
+  const { openHttpTransport } = await import('./http-session.ts');
+  return openHttpTransport(agent, tracker);
 }

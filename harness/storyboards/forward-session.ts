@@ -49,7 +49,7 @@ async function connect(agent: AgentConfig): Promise<Connected> {
   const tracker = new CallTracker(agent.secrets);
   const client = new PinnedClient(agent.protocolVersion);
   client.onerror = () => {};
-  const session: Session = { ...openTransport(agent, tracker), client };
+  const session: Session = { ...(await openTransport(agent, tracker)), client };
   const call = tracker.begin('initialize');
   const timer = setTimeout(
     () => tracker.fail(failure('timeout', `initialize: no answer within ${agent.timeouts.connectMs} ms`, []), call),
