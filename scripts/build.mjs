@@ -4,13 +4,17 @@
 // compiled modules read beside themselves at run time:
 //   - every data file of those trees (report.schema.json, known-defects.json, …), same relative path;
 //   - config/*.json (the config's JSON Schema, read as ../../config/… from dist/harness/config/);
-//   - dist/package.json: the build's package scope (ESM) and the version harness/version.ts reports.
+//   - dist/package.json: the build's package scope (ESM) and the version harness/version.ts reports;
+//   - dist/schemas-compiled/: the AdCP response validators of every task of the schema trees bundled with
+//     @adcp/sdk, as Ajv standalone code (harness/schemas/precompile.ts), so a run loads them instead of
+//     compiling them (harness/schemas/precompiled.ts says when they are used). Should that step fail, the
+//     build goes on without them: the validators are then compiled at run time, as from the sources.
 // It builds into a fresh directory and swaps it in, then writes dist/.build-stamp last: bin/entry.js runs
 // dist only when the stamp exists and no source file is newer (a half-built or stale dist is never run).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
@@ -35,6 +39,20 @@ function copyData(tree, into) {
     const target = join(into, relative(ROOT, file));
     mkdirSync(dirname(target), { recursive: true });
     cpSync(file, target);
+  }
+}
+
+/** Generate dist's precompiled AdCP validators with the just-compiled harness (in `into`, before it is swapped in). */
+async function precompileSchemas(into) {
+  const outDir = join(into, 'schemas-compiled');
+  try {
+    const { precompile } = await import(pathToFileURL(join(into, 'harness', 'schemas', 'precompile.js')).href);
+    await precompile({ outDir, log: (line) => process.stdout.write(`adcp-conformance: precompiled ${line}\n`) });
+  } catch (e) {
+    rmSync(outDir, { recursive: true, force: true });
+    process.stderr.write(
+      `adcp-conformance: the AdCP validators were not precompiled (${e instanceof Error ? e.message : String(e)}); runs will compile them\n`,
+    );
   }
 }
 
@@ -69,6 +87,7 @@ try {
     description: 'compiled by scripts/build.mjs; do not edit',
   };
   writeFileSync(join(staging, 'package.json'), JSON.stringify(scope, null, 2) + '\n');
+  await precompileSchemas(staging);
   rmSync(DIST, { recursive: true, force: true });
   renameSync(staging, DIST);
   writeFileSync(join(DIST, STAMP), `${new Date().toISOString()}\n`);

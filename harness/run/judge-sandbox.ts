@@ -62,10 +62,22 @@ const HERE = import.meta.url;
 const FROM_SOURCE = extname(fileURLToPath(HERE)) === '.ts';
 const WORKER_URL = new URL(FROM_SOURCE ? './judge-worker.ts' : './judge-worker.js', HERE);
 
+/**
+ * The worker's young generation (V8's semi-spaces), in MB. Left to itself it grew with the heap limit (up
+ * to 64 MB for the 512 MB default), and a young generation is resident memory the process keeps for the
+ * worker's lifetime: `npm start` peaked at ~300 MiB against a bound of 250 (bench/README.md). The worker's
+ * garbage is mostly short-lived (a capture parsed, outcomes built and posted), which a small young
+ * generation collects as cheaply; bench/judging.ts measured no slowdown at 8 against 16 and 64 (the 26.8 MB
+ * capture parsed in 0.29–0.43 s against 0.34–0.43 and 0.37–0.47 s; the error-cap and 2000-schema cases
+ * alike), while `npm start` peaks at ~229 MiB at 8, ~237 at 16 and ~245 at 64 (with the precompiled
+ * validators; ~241 / 261 / 299 MiB without them).
+ */
+const YOUNG_GENERATION_MB = 8;
+
 function startWorker(memoryMb: number): Worker {
   const resourceLimits = {
     maxOldGenerationSizeMb: memoryMb,
-    maxYoungGenerationSizeMb: Math.min(64, Math.max(16, Math.round(memoryMb / 8))),
+    maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
   };
   if (!FROM_SOURCE) return new Worker(WORKER_URL, { resourceLimits });
   // From source the worker needs tsx's loader. `--import tsx` in execArgv does not reach a worker's entry

@@ -1,10 +1,13 @@
 // HTTP GET of schema JSON for URL schema sources: undici with connect / header / body timeouts and a
 // byte cap enforced while reading, cached on disk keyed by URL. A URL in the cache is never fetched
 // again (schema releases are immutable); failures are not cached on disk.
+// undici is imported on the first download, not with this module: every schema module imports this one
+// (errorText), the judge worker among them, and loading undici costs ~0.4 s of CPU that a local schema
+// tree (the default) never needs.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 
 export interface FetchOptions {
   /** Connect, headers and body (idle) timeouts, and the cap on one whole request. */
@@ -53,6 +56,7 @@ export function createCachedFetcher(cacheDir: string, options: FetchOptions = {}
   };
 
   const download = async (url: string): Promise<string> => {
+    const { Agent, interceptors, request } = await import('undici');
     dispatcher ??= new Agent({
       connect: { timeout: timeoutMs },
       headersTimeout: timeoutMs,

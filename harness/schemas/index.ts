@@ -40,7 +40,8 @@ export interface AgentSchemaService extends SchemaService {
   responseSchemaId(tool: string, payload: Record<string, unknown>): { id: string } | { skip: string };
   /**
    * Compile now the AdCP response schemas of the tools that were called (our own schemas: harness work,
-   * done before the seller's judging budget starts). Returns how many validators are ready.
+   * done before the seller's judging budget starts), and the meta-schema seller outputSchemas are checked
+   * against. Returns how many AdCP validators are ready.
    */
   compileAdcpSchemas(): number;
 }
@@ -102,6 +103,8 @@ export async function createSchemaService(
     try {
       registry = await registryFor(source, choice.version);
       await registry.prepare(toolsOf(capture));
+      // The build's precompiled validators of the called tasks, where the tree is one it compiled.
+      await registry.preload(calledTools(capture));
     } catch (e) {
       unavailable = `AdCP ${choice.version} schemas from ${source.label} could not be loaded: ${errorText(e)}`;
       registry = undefined;
@@ -171,6 +174,7 @@ function buildService(
     },
 
     compileAdcpSchemas(): number {
+      outputs.warm();
       if (!registry) return 0;
       let ready = 0;
       for (const tool of called) {

@@ -6,8 +6,9 @@
 // Ajv sees them; only the schemas of tools that were called are compiled (an uncalled tool's schema is
 // checked against its meta-schema and for regex / `#/…` reference problems, without generating code);
 // compiled schemas are cached by content (a hash of their canonical JSON), so 2000 tools sharing one
-// schema compile once; patterns run on a linear-time engine where RE2 can express them; and errors are
-// collected up to a cap (bounded.ts).
+// schema compile once — in a bounded cache every compiler of the thread shares (OutputSchemaCache), so a
+// fleet advertising the same schemas compiles them once per judge worker, not once per agent; patterns
+// run on a linear-time engine where RE2 can express them; and errors are collected up to a cap (bounded.ts).
 import { createHash } from 'node:crypto';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -82,6 +83,8 @@ export interface OutputSchemaOptions {
   called?: ReadonlySet<string>;
   onStep?: StepListener;
   blocked?: StepBlocker;
+  /** Where compiled schemas are kept (default: the cache this thread shares, `sharedOutputSchemas`). */
+  cache?: OutputSchemaCache;
 }
 
 export function dialectOf(schema: Record<string, unknown>): Dialect | { unknown: string } {
@@ -94,17 +97,130 @@ export function dialectOf(schema: Record<string, unknown>): Dialect | { unknown:
 
 /** sha256 of the schema's canonical JSON (keys sorted): the cache key of a compiled schema. */
 export function schemaHash(schema: unknown): string {
-  return createHash('sha256').update(canonicalKey(schema)).digest('hex');
+  return hashAndWeight(schema).hash;
+}
+
+/** The hash, and the length of the canonical JSON: the schema's weight in the shared cache. */
+function hashAndWeight(schema: unknown): { hash: string; weight: number } {
+  const canonical = canonicalKey(schema);
+  return { hash: createHash('sha256').update(canonical).digest('hex'), weight: canonical.length };
 }
 
 type Mode = 'full' | 'first';
 
-export class OutputSchemaCompiler {
-  private readonly instances = new Map<string, Ajv>();
-  /** tool → the schema object last seen and its hash (hashing is linear in the schema; do it once). */
-  private readonly byTool = new Map<string, { schema: unknown; hash: string }>();
-  private readonly compiled = new Map<string, Compiled>();
+/** Bounds of the shared cache: entries, and characters of canonical schema JSON (~20 bytes of heap each once compiled). */
+const MAX_SHARED_SCHEMAS = 256;
+const MAX_SHARED_WEIGHT = 1 << 20;
+/** Results of checking uncalled tools' schemas: plain data, evicted oldest first. */
+const MAX_SHARED_CHECKED = 4096;
+
+/**
+ * Compiled seller schemas shared by every OutputSchemaCompiler of a thread: the judge worker judges agent
+ * after agent, and a fleet's sellers mostly advertise the same schemas (bench/README.md: 64 agents, 16.4 s
+ * → 12.0 s). Keyed by content (sha256 of canonical JSON), so what an agent gets from it depends only on the
+ * content of its own schema, never on which other schemas came first: the refusals (seller-schema.ts) keep
+ * every `$ref` inside its own document, Ajv is never given a loader, and a schema whose nested `$id` clashes
+ * with one compiled earlier in the instance is compiled in a fresh instance — the validator and the messages
+ * are the same whoever compiled it. A step an agent's retry must leave out (StepBlocker) is asked before
+ * the cache, so a cached entry never undoes it.
+ *
+ * Bounded, so a hostile fleet cannot grow it without limit: an Ajv instance keeps everything it compiled
+ * (its scope holds every generated function), so evicting single entries would free nothing. When the
+ * cache reaches `maxEntries` entries or `maxWeight` characters of schema it is dropped whole, instances
+ * included, and starts again; a schema heavier than `maxWeight` on its own is never shared (its agent
+ * alone keeps it, compiled in an instance of its own). At the defaults the cache holds at most ~20–25 MB
+ * of the worker's heap (measured: ~20 bytes of heap per character of schema, compiled), well inside the
+ * judge's 512 MB budget and its retirement at half of it.
+ */
+export class OutputSchemaCache {
+  private compiled = new Map<string, Compiled>();
   private readonly checked = new Map<string, CompileResult>();
+  private instances = new Map<string, Ajv>();
+  private weight = 0;
+
+  constructor(
+    readonly maxEntries = MAX_SHARED_SCHEMAS,
+    readonly maxWeight = MAX_SHARED_WEIGHT,
+    readonly maxChecked = MAX_SHARED_CHECKED,
+  ) {}
+
+  /** Compiled entries held and their total weight (tests, measurements). */
+  get size(): { entries: number; weight: number } {
+    return { entries: this.compiled.size, weight: this.weight };
+  }
+
+  get(hash: string): Compiled | undefined {
+    return this.compiled.get(hash);
+  }
+
+  checkedResult(hash: string): CompileResult | undefined {
+    return this.checked.get(hash);
+  }
+
+  /** Whether a schema of this weight may be compiled into the shared instances at all. */
+  fits(weight: number): boolean {
+    return weight <= this.maxWeight;
+  }
+
+  /** Make room for an entry of `weight`: called before compiling it, since the compile lands in the instances. */
+  reserve(weight: number): void {
+    if (this.compiled.size >= this.maxEntries || this.weight + weight > this.maxWeight) this.dropCompiled();
+  }
+
+  set(hash: string, entry: Compiled, weight: number): void {
+    this.compiled.set(hash, entry);
+    this.weight += weight;
+  }
+
+  setChecked(hash: string, result: CompileResult): void {
+    if (this.checked.size >= this.maxChecked) {
+      const oldest = this.checked.keys().next();
+      if (!oldest.done) this.checked.delete(oldest.value);
+    }
+    this.checked.set(hash, result);
+  }
+
+  /**
+   * Compile now what every seller schema of `dialect` is first checked against: the dialect's meta-schema,
+   * in both instances (~0.1 s each, once per generation). Our own work, done before a seller's clock runs
+   * (the judge worker warms up while the sellers start); nothing a verdict depends on changes.
+   */
+  warm(dialect: Dialect = '2020-12'): void {
+    for (const mode of ['full', 'first'] as const) this.instance(dialect, mode).validateSchema({});
+  }
+
+  /** The Ajv of a dialect and mode that seller schemas are compiled in (this generation's). */
+  instance(dialect: Dialect, mode: Mode): Ajv {
+    const key = `${dialect}/${mode}`;
+    let ajv = this.instances.get(key);
+    if (!ajv) {
+      ajv = newAjv(dialect, mode);
+      this.instances.set(key, ajv);
+    }
+    return ajv;
+  }
+
+  clear(): void {
+    this.dropCompiled();
+    this.checked.clear();
+  }
+
+  private dropCompiled(): void {
+    this.compiled = new Map();
+    this.instances = new Map();
+    this.weight = 0;
+  }
+}
+
+/** The cache every compiler of this thread shares unless given its own. */
+export const sharedOutputSchemas = new OutputSchemaCache();
+
+export class OutputSchemaCompiler {
+  /** tool → the schema object last seen, its hash and weight (hashing is linear in the schema; do it once). */
+  private readonly byTool = new Map<string, { schema: unknown; hash: string; weight: number }>();
+  /** The entries this agent used, whichever generation of the cache they came from (and those too heavy to share). */
+  private readonly mine = new Map<string, Compiled>();
+  private readonly cache: OutputSchemaCache;
   private readonly called: ReadonlySet<string> | undefined;
   private readonly onStep: StepListener;
   private readonly blocked: StepBlocker;
@@ -113,6 +229,12 @@ export class OutputSchemaCompiler {
     this.called = options.called;
     this.onStep = options.onStep ?? (() => {});
     this.blocked = options.blocked ?? (() => undefined);
+    this.cache = options.cache ?? sharedOutputSchemas;
+  }
+
+  /** Prepare the meta-schema validators (OutputSchemaCache.warm). */
+  warm(): void {
+    this.cache.warm();
   }
 
   /** Compile the tool's advertised outputSchema (once per content) — or, for a tool never called, check it. */
@@ -166,157 +288,157 @@ export class OutputSchemaCompiler {
     }
   }
 
-  private hashOf(tool: string, schema: unknown): string {
+  private hashOf(tool: string, schema: unknown): { hash: string; weight: number } {
     const seen = this.byTool.get(tool);
-    if (seen && seen.schema === schema) return seen.hash;
-    const hash = schemaHash(schema);
-    this.byTool.set(tool, { schema, hash });
-    return hash;
+    if (seen && seen.schema === schema) return seen;
+    const hashed = { schema, ...hashAndWeight(schema) };
+    this.byTool.set(tool, hashed);
+    return hashed;
   }
 
   private entry(tool: string, schema: unknown): Compiled {
-    const hash = this.hashOf(tool, schema);
-    let entry = this.compiled.get(hash);
+    const { hash, weight } = this.hashOf(tool, schema);
+    let entry = this.mine.get(hash);
+    if (entry) return entry;
+    // Asked before the shared cache: a step left out of this agent's retry stays out, whoever compiled it since.
+    const stopped = this.blocked({ action: 'compile', tool, schema: 'outputSchema' });
+    if (stopped) return { result: { ok: false, message: stopped }, natives: '' };
+    entry = this.cache.get(hash);
     if (!entry) {
-      const stopped = this.blocked({ action: 'compile', tool, schema: 'outputSchema' });
-      if (stopped) return { result: { ok: false, message: stopped }, natives: '' };
       const natives = describePatterns(nativePatternsIn(schema));
       this.onStep({ action: 'compile', tool, schema: 'outputSchema', patterns: natives });
-      entry = this.compileNow(schema);
+      const shared = this.cache.fits(weight);
+      if (shared) this.cache.reserve(weight);
+      entry = compileNow(schema, shared ? this.cache : new OutputSchemaCache());
       entry.natives = natives;
-      this.compiled.set(hash, entry);
+      if (shared) this.cache.set(hash, entry, weight);
     }
+    this.mine.set(hash, entry);
     return entry;
-  }
-
-  /** The bounds, dialect and refusals every seller schema goes through first. */
-  private precheck(schema: unknown): { ok: false; message: string } | { dialect: Dialect; schema: Record<string, unknown> } {
-    if (!isObject(schema)) {
-      const kind = schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema;
-      return { ok: false, message: `outputSchema is not a JSON Schema object (found ${kind})` };
-    }
-    const size = measure(schema);
-    if (size.nodes > MAX_SCHEMA_NODES || size.depth > MAX_SCHEMA_DEPTH) {
-      return {
-        ok: false,
-        message: `outputSchema is too large to compile (${size.nodes} nodes, depth ${size.depth}; limits ${MAX_SCHEMA_NODES} / ${MAX_SCHEMA_DEPTH})`,
-      };
-    }
-    const dialect = dialectOf(schema);
-    if (typeof dialect !== 'string') {
-      return {
-        ok: false,
-        message: `outputSchema declares an unsupported $schema ${JSON.stringify(dialect.unknown)} (supported: 2020-12, draft-07)`,
-      };
-    }
-    const refused = refusalIn(schema);
-    if (refused) return { ok: false, message: refused.message };
-    return { dialect, schema };
-  }
-
-  private compileNow(schema: unknown): Compiled {
-    const pre = this.precheck(schema);
-    if ('ok' in pre) return { result: pre, natives: '' };
-    const { dialect } = pre;
-    let validate: ValidateFunction;
-    try {
-      validate = this.compileShared(dialect, pre.schema, 'full');
-    } catch (e) {
-      return { result: { ok: false, message: this.compileMessage(dialect, pre.schema, e) }, natives: '' };
-    }
-    if ((validate as { $async?: unknown }).$async) {
-      return {
-        result: { ok: false, message: 'outputSchema compiles to an asynchronous validator ($async); the harness refuses it' },
-        natives: '',
-      };
-    }
-    let first: ValidateFunction | undefined;
-    const firstError = (): ValidateFunction => (first ??= this.compileShared(dialect, pre.schema, 'first'));
-    return { validate, firstError, result: rootTypeResult(pre.schema, 'compiles'), natives: '' };
   }
 
   /** An uncalled tool's schema: everything `compileNow` finds, bar what only code generation shows. */
   private check(tool: string, schema: unknown): CompileResult {
-    const hash = this.hashOf(tool, schema);
-    const known = this.compiled.get(hash)?.result ?? this.checked.get(hash);
+    const { hash } = this.hashOf(tool, schema);
+    const known = this.mine.get(hash)?.result ?? this.cache.get(hash)?.result ?? this.cache.checkedResult(hash);
     if (known) return known;
-    const result = this.checkNow(schema);
-    this.checked.set(hash, result);
+    const result = checkNow(schema, this.cache);
+    this.cache.setChecked(hash, result);
     return result;
   }
+}
 
-  private checkNow(schema: unknown): CompileResult {
-    const pre = this.precheck(schema);
-    if ('ok' in pre) return pre;
-    const { dialect } = pre;
-    const ajv = this.instance(dialect, 'first');
-    let valid: boolean;
-    try {
-      valid = ajv.validateSchema(pre.schema) === true;
-    } catch (e) {
-      return { ok: false, message: this.compileMessage(dialect, pre.schema, e) };
+/** The bounds, dialect and refusals every seller schema goes through first. */
+function precheck(schema: unknown): { ok: false; message: string } | { dialect: Dialect; schema: Record<string, unknown> } {
+  if (!isObject(schema)) {
+    const kind = schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema;
+    return { ok: false, message: `outputSchema is not a JSON Schema object (found ${kind})` };
+  }
+  const size = measure(schema);
+  if (size.nodes > MAX_SCHEMA_NODES || size.depth > MAX_SCHEMA_DEPTH) {
+    return {
+      ok: false,
+      message: `outputSchema is too large to compile (${size.nodes} nodes, depth ${size.depth}; limits ${MAX_SCHEMA_NODES} / ${MAX_SCHEMA_DEPTH})`,
+    };
+  }
+  const dialect = dialectOf(schema);
+  if (typeof dialect !== 'string') {
+    return {
+      ok: false,
+      message: `outputSchema declares an unsupported $schema ${JSON.stringify(dialect.unknown)} (supported: 2020-12, draft-07)`,
+    };
+  }
+  const refused = refusalIn(schema);
+  if (refused) return { ok: false, message: refused.message };
+  return { dialect, schema };
+}
+
+/**
+ * Compile a seller schema in `cache`'s instances. Its first-error form is compiled on demand in the
+ * instance current then (the closure holds the schema and the cache, never an agent's compiler).
+ */
+function compileNow(schema: unknown, cache: OutputSchemaCache): Compiled {
+  const pre = precheck(schema);
+  if ('ok' in pre) return { result: pre, natives: '' };
+  const { dialect } = pre;
+  let validate: ValidateFunction;
+  try {
+    validate = compileShared(cache, dialect, pre.schema, 'full');
+  } catch (e) {
+    return { result: { ok: false, message: compileMessage(cache, dialect, pre.schema, e) }, natives: '' };
+  }
+  if ((validate as { $async?: unknown }).$async) {
+    return {
+      result: { ok: false, message: 'outputSchema compiles to an asynchronous validator ($async); the harness refuses it' },
+      natives: '',
+    };
+  }
+  let first: ValidateFunction | undefined;
+  const firstError = (): ValidateFunction => (first ??= compileShared(cache, dialect, pre.schema, 'first'));
+  return { validate, firstError, result: rootTypeResult(pre.schema, 'compiles'), natives: '' };
+}
+
+function checkNow(schema: unknown, cache: OutputSchemaCache): CompileResult {
+  const pre = precheck(schema);
+  if ('ok' in pre) return pre;
+  const { dialect } = pre;
+  const ajv = cache.instance(dialect, 'first');
+  let valid: boolean;
+  try {
+    valid = ajv.validateSchema(pre.schema) === true;
+  } catch (e) {
+    return { ok: false, message: compileMessage(cache, dialect, pre.schema, e) };
+  }
+  if (!valid)
+    return {
+      ok: false,
+      message: compileMessage(cache, dialect, pre.schema, new Error(`schema is invalid: ${ajv.errorsText(ajv.errors)}`)),
+    };
+  const badId = badIdIn(cache, dialect, pre.schema);
+  if (badId) return { ok: false, message: badId };
+  const problem = uncompiledProblem(pre.schema);
+  if (problem) return { ok: false, message: `${problem.message} (${dialect})` };
+  return rootTypeResult(pre.schema, 'is a valid schema');
+}
+
+/**
+ * Compile in the cache's instance for the dialect, then drop the schema's root `$id` from it so the next
+ * schema may declare the same `$id` (Ajv throws on a duplicate). If a clash still happens (nested `$id`s),
+ * the schema gets a fresh instance of its own.
+ */
+function compileShared(cache: OutputSchemaCache, dialect: Dialect, schema: Record<string, unknown>, mode: Mode): ValidateFunction {
+  const ajv = cache.instance(dialect, mode);
+  try {
+    const validate = ajv.compile(schema);
+    ajv.removeSchema(schema);
+    return validate;
+  } catch (e) {
+    ajv.removeSchema(schema);
+    if (!/already exists|resolves to more than one schema/.test(errorText(e))) throw e;
+    return newAjv(dialect, mode).compile(schema);
+  }
+}
+
+/** A `$id` Ajv's URI parser rejects (e.g. `my_tool:output`), as a compile failure. */
+function badIdIn(cache: OutputSchemaCache, dialect: Dialect, schema: Record<string, unknown>): string | undefined {
+  const resolver = cache.instance(dialect, 'first').opts.uriResolver;
+  for (const id of collectIds(schema)) {
+    const parsed = resolver.parse(id) as { error?: unknown };
+    if (typeof parsed.error === 'string') {
+      return `outputSchema $id ${JSON.stringify(id.slice(0, 120))} is not a URI Ajv accepts (${parsed.error}); the schema does not compile (${dialect})`;
     }
-    if (!valid)
-      return {
-        ok: false,
-        message: this.compileMessage(dialect, pre.schema, new Error(`schema is invalid: ${ajv.errorsText(ajv.errors)}`)),
-      };
-    const badId = this.badId(dialect, pre.schema);
-    if (badId) return { ok: false, message: badId };
-    const problem = uncompiledProblem(pre.schema);
-    if (problem) return { ok: false, message: `${problem.message} (${dialect})` };
-    return rootTypeResult(pre.schema, 'is a valid schema');
   }
+  return undefined;
+}
 
-  /**
-   * Compile in the agent's instance for the dialect, then drop the schema's root `$id` from it so the
-   * next tool may advertise the same `$id` (Ajv throws on a duplicate). If a clash still happens (nested
-   * `$id`s), the tool gets a fresh instance of its own.
-   */
-  private compileShared(dialect: Dialect, schema: Record<string, unknown>, mode: Mode): ValidateFunction {
-    const ajv = this.instance(dialect, mode);
-    try {
-      const validate = ajv.compile(schema);
-      ajv.removeSchema(schema);
-      return validate;
-    } catch (e) {
-      ajv.removeSchema(schema);
-      if (!/already exists|resolves to more than one schema/.test(errorText(e))) throw e;
-      return newAjv(dialect, mode).compile(schema);
-    }
-  }
-
-  private instance(dialect: Dialect, mode: Mode): Ajv {
-    const key = `${dialect}/${mode}`;
-    let ajv = this.instances.get(key);
-    if (!ajv) {
-      ajv = newAjv(dialect, mode);
-      this.instances.set(key, ajv);
-    }
-    return ajv;
-  }
-
-  /** A `$id` Ajv's URI parser rejects (e.g. `my_tool:output`), as a compile failure. */
-  private badId(dialect: Dialect, schema: Record<string, unknown>): string | undefined {
-    const resolver = this.instance(dialect, 'first').opts.uriResolver;
-    for (const id of collectIds(schema)) {
-      const parsed = resolver.parse(id) as { error?: unknown };
-      if (typeof parsed.error === 'string') {
-        return `outputSchema $id ${JSON.stringify(id.slice(0, 120))} is not a URI Ajv accepts (${parsed.error}); the schema does not compile (${dialect})`;
-      }
-    }
-    return undefined;
-  }
-
-  /** A readable compile failure; names the `$id` Ajv's URI parser rejects (e.g. `my_tool:output`). */
-  private compileMessage(dialect: Dialect, schema: Record<string, unknown>, e: unknown): string {
-    const detail = isCapStop(e) ? `schema is invalid: more than ${ERROR_CAP} problems` : errorText(e).slice(0, 300);
-    const badId = this.badId(dialect, schema);
-    if (badId) return badId;
-    const rootId = own(schema, '$id');
-    const idNote = typeof rootId === 'string' ? ` (root $id ${JSON.stringify(rootId.slice(0, 120))})` : '';
-    return `outputSchema does not compile under ${dialect}${idNote}: ${detail}`;
-  }
+/** A readable compile failure; names the `$id` Ajv's URI parser rejects (e.g. `my_tool:output`). */
+function compileMessage(cache: OutputSchemaCache, dialect: Dialect, schema: Record<string, unknown>, e: unknown): string {
+  const detail = isCapStop(e) ? `schema is invalid: more than ${ERROR_CAP} problems` : errorText(e).slice(0, 300);
+  const badId = badIdIn(cache, dialect, schema);
+  if (badId) return badId;
+  const rootId = own(schema, '$id');
+  const idNote = typeof rootId === 'string' ? ` (root $id ${JSON.stringify(rootId.slice(0, 120))})` : '';
+  return `outputSchema does not compile under ${dialect}${idNote}: ${detail}`;
 }
 
 function rootTypeResult(schema: Record<string, unknown>, what: string): CompileResult {

@@ -2,12 +2,16 @@
 // Local trees: every schema file is added with `addSchema` up front (cheap: no compile, no meta-schema
 // pass); `validator(id)` compiles only the schema asked for, once. URL trees cannot be listed, so
 // `prepare(tools)` fetches the response schemas of those tools and everything they `$ref`, then adds them.
+// A local tree the build precompiled (precompiled.ts: same files, same Ajv) gives the validators of the
+// tasks `preload(tools)` names from the build's generated code instead; the Ajv instance is then filled
+// only when something must still be compiled.
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import pLimit from 'p-limit';
 import { isObject, own } from '../extract/json.ts';
 import { capErrorsInCode } from './bounded.ts';
 import { errorText } from './fetch.ts';
+import { defaultPrecompiledDir, precompiledManifest, PrecompiledValidators, treeFingerprint } from './precompiled.ts';
 import { useLinearUniqueItems } from './unique-items.ts';
 import type { SchemaSource, SchemaTree } from './source.ts';
 
@@ -28,8 +32,23 @@ const REMOTE_CONCURRENCY = 8;
 
 const addFormats = addFormatsModule.default;
 
+export interface RegistryOptions {
+  /**
+   * Directory of the build's precompiled validators (precompiled.ts). Default: the build's own when this
+   * module runs from dist/ (none from the TypeScript sources); null: none.
+   */
+  precompiled?: string | null;
+  /** Keep the generated source of every compiled validator, as ESM (for precompile.ts; never precompiled itself). */
+  standalone?: boolean;
+}
+
+type ReadResult = { rel: string; doc: unknown; error: undefined } | { rel: string; doc: undefined; error: string };
+
 export class AdcpRegistry {
-  private readonly ajv: Ajv;
+  /** The full Ajv (allErrors, capped): made on first use; see `ajv`. */
+  private fullAjv: Ajv | undefined;
+  /** Documents not yet given to the full Ajv (a precompiled tree adds them only when something must be compiled). */
+  private readonly pending: Array<{ doc: Record<string, unknown>; key: string | undefined }> = [];
   /** Stops at the first error; built from `docs` only when a payload trips the error cap. */
   private firstAjv: Ajv | undefined;
   private readonly docs: Array<{ doc: Record<string, unknown>; id: string | undefined }> = [];
@@ -38,38 +57,83 @@ export class AdcpRegistry {
   /** Ids whose fetch was attempted (URL trees): loaded or failed. */
   private readonly visited = new Set<string>();
   private readonly failed = new Map<string, string>();
+  /** File (path in the tree) → why addSchema refused it: what the build records for a precompiled tree. */
+  private readonly addFailures = new Map<string, string>();
   private readonly validators = new Map<string, ValidateFunction | string>();
   private readonly tasks: Map<string, TaskSchemas>;
   private queue: Promise<void> = Promise.resolve();
+  private precompiled: PrecompiledValidators | undefined;
 
   private constructor(
     readonly tree: SchemaTree,
     /** True when every file of the tree was added (local trees). */
     readonly complete: boolean,
+    private readonly standalone: boolean,
   ) {
-    this.ajv = adcpAjv(true);
     this.tasks = taskMap(tree);
   }
 
-  static async open(tree: SchemaTree): Promise<AdcpRegistry> {
+  static async open(tree: SchemaTree, options: RegistryOptions = {}): Promise<AdcpRegistry> {
     const files = await tree.listFiles();
-    const registry = new AdcpRegistry(tree, files !== undefined);
+    const standalone = options.standalone === true;
+    const registry = new AdcpRegistry(tree, files !== undefined, standalone);
     if (files) {
-      const docs = await Promise.all(
-        files.map((rel) =>
-          tree.readJson(rel).then(
-            (doc) => ({ rel, doc, error: undefined }),
-            (e: unknown) => ({ rel, doc: undefined, error: errorText(e) }),
-          ),
-        ),
-      );
+      const dir = standalone ? undefined : options.precompiled === undefined ? defaultPrecompiledDir() : (options.precompiled ?? undefined);
+      const docs = (dir && (await registry.readPrecompiled(files, dir))) || (await registry.readAll(files));
       // Sorted paths, so which of two files sharing a `$id` wins never depends on read timing.
       for (const { rel, doc, error } of docs) {
         if (error !== undefined) registry.failed.set(tree.idPrefix + rel, `${rel}: ${error}`);
-        else registry.add(doc, tree.idPrefix + rel);
+        else registry.add(doc, tree.idPrefix + rel, rel);
       }
     }
     return registry;
+  }
+
+  private readAll(files: string[]): Promise<ReadResult[]> {
+    return Promise.all(
+      files.map((rel) =>
+        this.tree.readJson(rel).then(
+          (doc): ReadResult => ({ rel, doc, error: undefined }),
+          (e: unknown): ReadResult => ({ rel, doc: undefined, error: errorText(e) }),
+        ),
+      ),
+    );
+  }
+
+  /**
+   * When `dir` holds validators precompiled for a tree of this version and size: read the files as text,
+   * and use them only if the fingerprint of this tree is the one the build compiled. Returns the parsed
+   * files, or undefined when there is nothing to compare with (then the files are read as usual).
+   */
+  private async readPrecompiled(files: string[], dir: string): Promise<ReadResult[] | undefined> {
+    const readText = this.tree.readText;
+    if (!readText) return undefined;
+    const candidates = (await precompiledManifest(dir))?.trees.filter(
+      (t) => t.version === this.tree.version && t.idPrefix === this.tree.idPrefix && t.files === files.length,
+    );
+    if (!candidates?.length) return undefined;
+    const texts = await Promise.all(
+      files.map((rel) =>
+        readText(rel).then(
+          (text) => ({ rel, text, error: undefined }),
+          (e: unknown) => ({ rel, text: undefined, error: errorText(e) }),
+        ),
+      ),
+    );
+    const readable = texts.filter((t): t is { rel: string; text: string; error: undefined } => t.text !== undefined);
+    if (readable.length === files.length) {
+      const fingerprint = treeFingerprint(this.tree.version, this.tree.idPrefix, readable);
+      const match = candidates.find((t) => t.fingerprint === fingerprint);
+      if (match) this.precompiled = new PrecompiledValidators(dir, match);
+    }
+    return texts.map(({ rel, text, error }): ReadResult => {
+      if (text === undefined) return { rel, doc: undefined, error: error ?? 'unreadable' };
+      try {
+        return { rel, doc: JSON.parse(text) as unknown, error: undefined };
+      } catch (e) {
+        return { rel, doc: undefined, error: errorText(e) };
+      }
+    });
   }
 
   get version(): string {
@@ -108,10 +172,40 @@ export class AdcpRegistry {
     return run;
   }
 
+  /**
+   * Load the precompiled validators of these tools' response schemas (a tree the build precompiled; else
+   * nothing to do). Never rejects: a module that does not load leaves its schemas to `validator()`'s compile.
+   */
+  async preload(tools: Iterable<string>): Promise<void> {
+    if (!this.precompiled) return;
+    const ids: string[] = [];
+    for (const tool of tools) {
+      const t = this.tasks.get(tool);
+      if (t) for (const id of [t.response, ...Object.values(t.async)]) if (this.added.has(id)) ids.push(id);
+    }
+    await this.precompiled.load(ids);
+  }
+
+  /** Whether `validator(id)` gives (or would give, once preloaded) the build's precompiled code. */
+  isPrecompiled(id: string): boolean {
+    const v = this.precompiled?.get(id);
+    return v !== undefined && (this.validators.get(id) ?? v) === v;
+  }
+
+  /** The precompiled tree in use and what failed to load from it (tests, debugging). */
+  precompiledState(): { dir: string; problems: readonly string[] } | undefined {
+    return this.precompiled && { dir: this.precompiled.tree.dir, problems: this.precompiled.problems };
+  }
+
   /** The compiled validator of `id`, compiled on first use; a string says why there is none. */
   validator(id: string): ValidateFunction | string {
     const cached = this.validators.get(id);
     if (cached) return cached;
+    const precompiled = this.precompiled?.get(id);
+    if (precompiled) {
+      this.validators.set(id, precompiled);
+      return precompiled;
+    }
     let result: ValidateFunction | string;
     if (!this.added.has(id)) {
       result = `schema ${id} is not available (${this.missingReason(id)})`;
@@ -151,19 +245,59 @@ export class AdcpRegistry {
     return validate;
   }
 
-  private add(doc: unknown, fallbackId: string): void {
+  /** The Ajv the validators are compiled in; a precompiled tree's documents are added on first use. */
+  private get ajv(): Ajv {
+    if (!this.fullAjv) {
+      this.fullAjv = adcpAjv(true, this.standalone);
+      for (const { doc, key } of this.pending.splice(0)) {
+        try {
+          this.fullAjv.addSchema(doc, key, undefined, false);
+        } catch {
+          /* the build recorded it (addFailures), and open() reported it */
+        }
+      }
+    }
+    return this.fullAjv;
+  }
+
+  /** The Ajv holding the compiled validators with their source (a registry opened `standalone`, for precompile.ts). */
+  standaloneAjv(): Ajv {
+    if (!this.standalone) throw new Error('the registry was not opened for standalone code');
+    return this.ajv;
+  }
+
+  /** File → why addSchema refused it (what the build records beside a precompiled tree). */
+  addFailuresByFile(): Record<string, string> {
+    return Object.fromEntries(this.addFailures);
+  }
+
+  private add(doc: unknown, fallbackId: string, rel: string): void {
     if (!isObject(doc)) return;
     const declared = own(doc, '$id');
     const id = typeof declared === 'string' ? declared : fallbackId;
     if (this.added.has(id)) return; // a duplicate $id would make addSchema throw; the first file wins
-    try {
-      if (typeof declared === 'string') this.ajv.addSchema(doc, undefined, undefined, false);
-      else this.ajv.addSchema(doc, id, undefined, false);
+    const key = typeof declared === 'string' ? undefined : id;
+    if (this.precompiled) {
+      // The same files, the same Ajv: the build saw which addSchema calls fail; adding waits until needed.
+      this.pending.push({ doc, key });
+      const failure = own(this.precompiled.tree.addFailed, rel);
+      if (typeof failure === 'string') {
+        this.failed.set(id, failure);
+        return;
+      }
       this.added.add(id);
-      this.docs.push({ doc, id: typeof declared === 'string' ? undefined : id });
-      if (this.firstAjv) this.firstAjv.addSchema(doc, typeof declared === 'string' ? undefined : id, undefined, false);
+      this.docs.push({ doc, id: key });
+      return;
+    }
+    try {
+      this.ajv.addSchema(doc, key, undefined, false);
+      this.added.add(id);
+      this.docs.push({ doc, id: key });
+      if (this.firstAjv) this.firstAjv.addSchema(doc, key, undefined, false);
     } catch (e) {
-      this.failed.set(id, `addSchema failed: ${errorText(e)}`);
+      const failure = `addSchema failed: ${errorText(e)}`;
+      this.failed.set(id, failure);
+      this.addFailures.set(rel, failure);
     }
   }
 
@@ -178,7 +312,7 @@ export class AdcpRegistry {
       const job = limit(async () => {
         try {
           const doc = await this.tree.readJson(rel);
-          this.add(doc, id);
+          this.add(doc, id, rel);
           for (const ref of refsOf(doc, id)) visit(ref);
         } catch (e) {
           this.failed.set(id, errorText(e));
@@ -198,10 +332,12 @@ export class AdcpRegistry {
  * The Ajv of one tree: draft-07 (AdCP schemas are draft-07); never removeAdditional / useDefaults /
  * coerceTypes (the harness judges what the seller sent and must not change it). `full` collects errors up
  * to the cap. Patterns run natively: the trees' patterns are ours and linear on the native engine
- * (bench/README.md), and a seller's outputSchema is where the linear engine is needed.
+ * (bench/README.md), and a seller's outputSchema is where the linear engine is needed. `standalone` keeps
+ * each validator's source for Ajv's standalone code (the generated code is the same either way).
  */
-function adcpAjv(full: boolean): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: full, logger: false, ...(full ? { code: { process: capErrorsInCode } } : {}) });
+function adcpAjv(full: boolean, standalone = false): Ajv {
+  const code = { ...(full ? { process: capErrorsInCode } : {}), ...(standalone ? { source: true, esm: true } : {}) };
+  const ajv = new Ajv({ strict: false, allErrors: full, logger: false, code });
   addFormats(ajv);
   useLinearUniqueItems(ajv);
   return ajv;

@@ -23,6 +23,11 @@ export interface SchemaTree {
   listFiles(): Promise<string[] | undefined>;
   /** Parsed JSON of one file, by its path relative to the tree root. */
   readJson(rel: string): Promise<unknown>;
+  /**
+   * The text of one file (local trees only): what the registry hashes to recognise a tree whose validators
+   * the build precompiled (precompiled.ts).
+   */
+  readText?(rel: string): Promise<string>;
 }
 
 /** A source as plain data, so another thread (the judge worker) can open the same source. */
@@ -88,6 +93,7 @@ async function localTree(dir: string): Promise<SchemaTree> {
     location: dir,
     listFiles: () => listSchemaFiles(dir),
     readJson: (rel) => readJsonFile(path.join(dir, rel)),
+    readText: (rel) => readFile(path.join(dir, rel), 'utf8'),
   };
 }
 

@@ -40,30 +40,43 @@ export function canonicalKey(value: unknown): string {
   return out.join('');
 }
 
+/**
+ * The keyword's validate function: one for every Ajv instance of the thread. Ajv's generated code sets its
+ * `errors` to null, calls it and reads `errors` back, synchronously, so sharing it is safe. Being a module
+ * export is what lets precompiled (standalone) validators use it: their code imports it by this name
+ * (precompile.ts), where code compiled at run time reaches it through the Ajv instance.
+ */
+export const linearUniqueItems = Object.assign(
+  (unique: boolean, data: unknown[]): boolean => {
+    linearUniqueItems.errors = undefined;
+    if (!unique || !Array.isArray(data)) return true;
+    const firstAt = new Map<string, number>();
+    for (let i = 0; i < data.length; i++) {
+      const key = canonicalKey(data[i]);
+      const j = firstAt.get(key);
+      if (j !== undefined) {
+        const message = `must NOT have duplicate items (items ## ${j} and ${i} are identical)`;
+        linearUniqueItems.errors = [{ keyword: 'uniqueItems', params: { i, j }, message }];
+        return false;
+      }
+      firstAt.set(key, i);
+    }
+    return true;
+  },
+  // Ajv reads a function keyword's errors from the function's own `errors` property and adds
+  // instancePath / schemaPath to each.
+  { errors: undefined as Array<Partial<ErrorObject>> | undefined },
+);
+
 /** Replace Ajv's `uniqueItems` with the linear one. Call on a fresh instance, before any compile. */
 export function useLinearUniqueItems(ajv: Ajv): void {
   ajv.removeKeyword('uniqueItems');
-  // Ajv reads a function keyword's errors from the function's own `errors` property and adds
-  // instancePath / schemaPath to each.
-  const validate = Object.assign(
-    (unique: boolean, data: unknown[]): boolean => {
-      validate.errors = undefined;
-      if (!unique || !Array.isArray(data)) return true;
-      const firstAt = new Map<string, number>();
-      for (let i = 0; i < data.length; i++) {
-        const key = canonicalKey(data[i]);
-        const j = firstAt.get(key);
-        if (j !== undefined) {
-          const message = `must NOT have duplicate items (items ## ${j} and ${i} are identical)`;
-          validate.errors = [{ keyword: 'uniqueItems', params: { i, j }, message }];
-          return false;
-        }
-        firstAt.set(key, i);
-      }
-      return true;
-    },
-    { errors: undefined as Array<Partial<ErrorObject>> | undefined },
-  );
-  const definition: FuncKeywordDefinition = { keyword: 'uniqueItems', type: 'array', schemaType: 'boolean', errors: true, validate };
+  const definition: FuncKeywordDefinition = {
+    keyword: 'uniqueItems',
+    type: 'array',
+    schemaType: 'boolean',
+    errors: true,
+    validate: linearUniqueItems,
+  };
   ajv.addKeyword(definition);
 }
