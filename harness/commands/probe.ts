@@ -8,9 +8,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AgentConfig, Probe } from '../config/types.ts';
-import { ConfigError } from '../config/index.ts';
+import { ConfigError } from '../config/errors.ts';
 import { ADHOC_USAGE, DEV_OPTIONS, devOptionsOf, normalizeWatchArg, WATCH_USAGE } from '../run/dev-options.ts';
-import { UsageError } from '../run/options.ts';
+import { UsageError } from '../run/usage-error.ts';
 import { stripUnsafe } from '../sanitize.ts';
 
 export const PROBE_USAGE = `usage: adcp-conformance probe TOOL [--args JSON|@FILE] [agent] [options]
@@ -180,6 +180,8 @@ async function resolveAgent(opts: ProbeOptions): Promise<{ agent: AgentConfig; c
 
 async function probeCommand(opts: ProbeOptions, signal: AbortSignal): Promise<number> {
   const { agent, close } = await resolveAgent(opts);
+  // A stdio seller starts now, before our own modules load: its start-up overlaps ours (stdio-spawn.ts).
+  if (agent.transport === 'stdio') (await import('../connect/stdio-spawn.ts')).spawnEarly(agent);
   const { parseSchemasOption } = await import('../schemas/index.ts');
   let schemaSource;
   try {

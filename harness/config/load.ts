@@ -8,10 +8,9 @@ import { ConfigError, pointerOf } from './errors.ts';
 import { expandEnv, type Substitution } from './expand.ts';
 import type { AgentConfig, Config, Probe, Timeouts } from './types.ts';
 import { validateConfig } from './validate.ts';
+import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUTS } from './defaults.ts';
 
-export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, callMs: 30_000, agentMs: 180_000 };
-/** 1 MiB (the spec's client limit) + 64 KiB for the JSON-RPC envelope around it. */
-export const DEFAULT_MAX_BYTES = 1_114_112;
+export { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUTS } from './defaults.ts';
 
 type SecretValue = string | { fromFile: string };
 

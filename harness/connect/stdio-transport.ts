@@ -5,14 +5,14 @@
 // and its safe default environment, and adds: raw tap of every line, junk-line capture, a per-line
 // byte cap that cuts the line (not the session), a bounded stderr tail and per-call stderr windows, a
 // bound on what may wait in the server's stdin, readable start-up failures, and a reaping close().
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { isUtf8 } from 'node:buffer';
 import { statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { redact, usableSecrets } from '../config/redact.ts';
+import { adoptEarly, spawnServer } from './stdio-spawn.ts';
 
 export const STDERR_TAIL_BYTES = 64 * 1024;
 export const MAX_JUNK_LINES = 50;
@@ -78,6 +78,8 @@ export class HarnessStdioTransport implements Transport {
   /** Open per-call stderr windows (see stderrWindow). */
   private readonly windows = new Set<{ text: string; cut: boolean }>();
   private exited?: Promise<void>;
+  /** Resolves once the end of the process (exit or close) was handled. */
+  private ended?: Promise<void>;
 
   constructor(private readonly opts: StdioTransportOptions) {}
 
@@ -123,26 +125,27 @@ export class HarnessStdioTransport implements Transport {
   start(): Promise<void> {
     if (this.child) return Promise.reject(new Error('already started'));
     return new Promise((resolve, reject) => {
-      const child = spawn(this.opts.command, this.opts.args, {
-        env: { ...getDefaultEnvironment(), ...this.opts.env },
-        cwd: this.opts.cwd,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        shell: false,
-        // Its own process group, so close() reaps whatever the server itself spawned (npx → node …).
-        detached: true,
-      });
+      // A process `probe` spawned early (stdio-spawn.ts) is adopted; otherwise spawned now, the same way.
+      const early = adoptEarly(this.opts);
+      const child = early?.child ?? spawnServer(this.opts);
       this.child = child;
-      this.closed = new Promise((done) => child.once('close', () => done()));
-      this.exited = new Promise((done) => child.once('exit', () => done()));
-      child.once('spawn', () => {
+      const hasExited = (): boolean => child.exitCode !== null || child.signalCode !== null;
+      let markClosed = (): void => {};
+      this.closed = new Promise((done) => (markClosed = done));
+      this.exited = hasExited() ? Promise.resolve() : new Promise((done) => child.once('exit', () => done()));
+      const started = (): void => {
         this.spawned = true;
         resolve();
-      });
+      };
+      if (early) early.spawned.then(started, (err: Error) => reject(this.startError(err)));
+      else child.once('spawn', started);
       child.once('error', (err) => {
-        if (!this.spawned) reject(this.startError(err));
-        else this.onerror?.(err);
+        if (!this.spawned && !early) reject(this.startError(err));
+        else if (this.spawned) this.onerror?.(err);
       });
       let ended = false;
+      let markEnded = (): void => {};
+      this.ended = new Promise((done) => (markEnded = done));
       const end = (code: number | null, signal: NodeJS.Signals | null): void => {
         if (ended) return;
         ended = true;
@@ -151,29 +154,48 @@ export class HarnessStdioTransport implements Transport {
           this.exit = { code, signal };
           this.opts.onExit?.(this.exit);
         }
+        markEnded();
         this.onclose?.();
       };
-      child.once('close', end);
+      const onClose = (code: number | null, signal: NodeJS.Signals | null): void => {
+        markClosed();
+        end(code, signal);
+      };
       // 'close' waits for stdout to end, and a process the server forked can hold stdout open long after
       // the server died: a short wait, then the leftover group is killed and the crash recorded as such.
-      child.once('exit', (code, signal) => {
+      const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
         setTimeout(() => {
           if (ended) return;
           this.kill('SIGKILL');
           end(code, signal);
         }, EXIT_CLOSE_WAIT_MS).unref();
-      });
+      };
+      // An early process may have exited before it was adopted: its 'exit' event is gone, its status is not.
+      if (hasExited()) onExit(child.exitCode, child.signalCode);
+      else child.once('exit', onExit);
       child.stdin?.on('error', (err) => this.onerror?.(err));
-      child.stdout?.on('data', (chunk: Buffer) => this.onStdout(chunk));
-      child.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk));
+      const output = { stdout: (chunk: Buffer) => this.onStdout(chunk), stderr: (chunk: Buffer) => this.onStderr(chunk), close: onClose };
+      if (early) {
+        early.adopt(output); // what it wrote (and a 'close') before now is handed over first
+      } else {
+        child.once('close', onClose);
+        child.stdout?.on('data', output.stdout);
+        child.stderr?.on('data', output.stderr);
+      }
     });
   }
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (this.killedBecause) return Promise.reject(new Error(`Not connected: the harness killed the server (${this.killedBecause})`));
-    if (!stdin || stdin.destroyed || !stdin.writable)
-      return Promise.reject(new Error('Not connected: the server process has closed its stdin'));
+    if (!stdin || stdin.destroyed || !stdin.writable) {
+      const gone = new Error('Not connected: the server process has closed its stdin');
+      // A process that exited before anything was written to it (one spawned early, stdio-spawn.ts): its
+      // exit (code, stderr) is reported first, as the call's failure, then the write fails.
+      const child = this.child;
+      if (child && (child.exitCode !== null || child.signalCode !== null) && this.ended) return this.ended.then(() => Promise.reject(gone));
+      return Promise.reject(gone);
+    }
     const line = JSON.stringify(message) + '\n';
     // A server that stops reading its stdin (while, say, flooding us with requests to answer) would
     // otherwise make this buffer grow without bound.

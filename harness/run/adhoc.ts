@@ -5,10 +5,10 @@
 // `${VAR}` values of a config are: redacted from every output. `run` and `probe` share these options
 // (parsed in dev-options.ts; turned into an agent here, once the command line is known to be usable).
 import { basename, isAbsolute, resolve } from 'node:path';
-import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUTS } from '../config/load.ts';
+import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUTS } from '../config/defaults.ts';
 import type { AgentConfig } from '../config/types.ts';
 import type { AdhocValues } from './dev-options.ts';
-import { UsageError } from './options.ts';
+import { UsageError } from './usage-error.ts';
 
 /** The agent the ad-hoc options describe, or undefined when there is none. Throws UsageError. */
 export function adhocAgent(values: AdhocValues, cwd: string = process.cwd()): AgentConfig {

@@ -103,6 +103,22 @@ describe('probe over HTTP (--url, --header, --verbose)', () => {
     expect(r.stdout).toMatch(/unreachable: /);
     expect(verdicts(r.stdout).get('transport.initialize')).toBe('fail');
   });
+
+  // probe starts a stdio seller before its own modules load (connect/stdio-spawn.ts): one that is gone
+  // long before the session begins is still reported by its exit code and stderr, as one that dies later.
+  test('a stdio seller that dies at once: its exit code and stderr, exit 3', async () => {
+    const r = await runCli([
+      'probe',
+      'get_products',
+      '--stdio',
+      `'${process.execPath}' -e 'console.error("FATAL: no DB_URL"); process.exit(7)'`,
+    ]);
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    expect(r.stdout).toMatch(
+      /unreachable: closed: the server process exited \(code 7\) before answering initialize; stderr: FATAL: no DB_URL/,
+    );
+    expect(verdicts(r.stdout).get('transport.initialize')).toBe('fail');
+  });
 });
 
 describe('probe of a config agent, and usage errors (exit 2)', () => {
