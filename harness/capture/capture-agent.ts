@@ -13,6 +13,7 @@ import { SCENARIO } from './scenario-facts.ts';
 import { runScenarios } from './scenarios.ts';
 import { unauthenticatedScenario } from './unauthenticated.ts';
 import { redactDeep, usableSecrets } from '../config/redact.ts';
+import { agentFacts } from './agent-facts.ts';
 
 export interface CaptureOptions {
   signal?: AbortSignal;
@@ -64,17 +65,7 @@ export async function captureAgent(agent: AgentConfig, opts: CaptureOptions = {}
   }
 }
 
-/** The facts of an agent's config that checks and reports read (no secrets, no transport details). */
-export function agentFacts(agent: AgentConfig): AgentCapture['agent'] {
-  return {
-    name: agent.name,
-    transport: agent.transport,
-    production: agent.production,
-    sandbox: agent.sandbox,
-    ...(agent.adcpVersion !== undefined ? { adcpVersion: agent.adcpVersion } : {}),
-    ...(agent.metaIdTools !== undefined ? { metaIdTools: { ...agent.metaIdTools } } : {}),
-  };
-}
+export { agentFacts } from './agent-facts.ts';
 
 class AgentRun {
   private readonly tracker: CallTracker;

@@ -182,7 +182,7 @@ async function probeCommand(opts: ProbeOptions, signal: AbortSignal): Promise<nu
   const { agent, close } = await resolveAgent(opts);
   // A stdio seller starts now, before our own modules load: its start-up overlaps ours (stdio-spawn.ts).
   if (agent.transport === 'stdio') (await import('../connect/stdio-spawn.ts')).spawnEarly(agent);
-  const { parseSchemasOption } = await import('../schemas/index.ts');
+  const { parseSchemasOption } = await import('../schemas/source.ts');
   let schemaSource;
   try {
     schemaSource = parseSchemasOption(

@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { toJsonText } from '../capture/json-text.ts';
 import type { AgentCapture } from '../capture/exchange.ts';
 import type { Outcome } from '../checks/check.ts';
-import { describeSchemaStep, type SchemaSource, type SchemaSourceSpec, type SchemaStep } from '../schemas/index.ts';
+import type { SchemaSource, SchemaSourceSpec } from '../schemas/source.ts';
+import { describeSchemaStep, type SchemaStep } from '../schemas/schema-step.ts';
 import type { Blocked, JudgeJob, WorkerMessage } from './judge-worker.ts';
 
 export interface JudgeBudget {
