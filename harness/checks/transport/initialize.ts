@@ -1,5 +1,5 @@
 // transport.initialize — the MCP handshake answers, with a revision we speak and a serverInfo.
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../../connect/protocol-versions.ts';
 import { defineCheck, fail, pass } from '../check.ts';
 import { isObject, own, preview } from '../json.ts';
 
