@@ -1,16 +1,17 @@
 // The conformance suite of one agent. The CLI has already probed and judged the agent; this file only
-// turns each outcome into a vitest test case `<check id> › <tool>` inside a describe block named after
-// the agent, so vitest's reporters (junit, blob for sharding) see one suite per agent. For a blob, every
-// outcome travels once, in the describe block's meta (reporters read them there), never in a test case's;
-// not-applicable outcomes are not test cases unless --junit-all asks for them.
-// fail → the test fails with the diagnosis · warn → passes, detail in system-out (fails under --strict)
-// untested / not-applicable → skipped with the reason · a baselined fail/warn → passes, reported as expected.
+// turns its outcomes into vitest test cases inside a describe block named after the agent, so vitest's
+// reporters (junit, blob for sharding) see one suite per agent: ONE test case per (check, tool) pair,
+// `<check id> › <tool>`, aggregating every outcome of that pair (harness/report/test-cases.ts says why and
+// how). For a blob, every outcome travels once, in the describe block's meta (reporters read them there),
+// never in a test case's; a pair whose outcomes are all not-applicable is not a test case unless
+// --junit-all asks for it.
+// a failing call → the case fails with the failing calls' diagnoses · else an untested call → skipped with
+// the reason · else passes; warnings (failing only under --strict), expected (baselined) and advisory
+// failures are written to system-out.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, inject, test, TestRunner } from 'vitest';
-import { ABANDONED_FILE, DATA_DIR_KEY, META_OUTCOMES_KEY, testCases, type AgentSuiteData } from '../harness/run/suite-data.ts';
-import { failureMessage } from '../harness/report/evidence-text.ts';
-import type { ReportOutcome } from '../harness/report/model.ts';
+import { ABANDONED_FILE, DATA_DIR_KEY, type CaseVerdict, type SuiteFile } from '../harness/run/suite-data.ts';
 
 /** How often a suite looks for its agent's data while the agent is still being probed or judged. */
 const DATA_POLL_MS = 10;
@@ -27,10 +28,11 @@ export async function defineAgentSuite(key: string): Promise<void> {
     if (existsSync(join(dir, ABANDONED_FILE))) return; // the run stopped without this agent: nothing to report
     await new Promise((r) => setTimeout(r, DATA_POLL_MS));
   }
-  const data = JSON.parse(readFileSync(file, 'utf8')) as AgentSuiteData;
-  const junitAll = data.junitAll === true;
+  // The test cases come judged (harness/report/test-cases.ts, in the CLI): each one only replays its verdict.
+  const data = JSON.parse(readFileSync(file, 'utf8')) as SuiteFile;
+  const junitAll = data.junitAll;
   describe(data.facts.name, () => {
-    for (const { name, outcome } of testCases(data.outcomes, junitAll)) test(name, (ctx) => verdict(outcome, data.strict, ctx.skip));
+    for (const c of data.cases) test(c.name, (ctx) => verdict(c, ctx.skip));
     // The meta goes on the describe block only once its test cases exist: vitest copies a describe's meta
     // into every test case defined after it, and every outcome would then travel (structured-cloned) with
     // every test case's result.
@@ -39,8 +41,8 @@ export async function defineAgentSuite(key: string): Promise<void> {
     Object.assign(suite.meta, {
       adcpAgent: data.facts,
       adcpRun: { strict: data.strict, junitAll, ...(data.runAgents === undefined ? {} : { agents: data.runAgents }) },
-      // Only for a blob: a live run's reporters have the outcomes already (META_OUTCOMES_KEY).
-      ...(inject(META_OUTCOMES_KEY) ? { adcpOutcomes: data.outcomes } : {}),
+      // Only for a blob: a live run's reporters have the outcomes already (see SuiteFile).
+      ...(data.outcomes ? { adcpOutcomes: data.outcomes } : {}),
     });
   });
 }
@@ -54,20 +56,9 @@ class ConformanceFailure extends Error {
   }
 }
 
-function verdict(o: ReportOutcome, strict: boolean, skip: (note: string) => never): void {
-  if (o.status === 'not-applicable' || o.status === 'untested') skip(`${o.status}: ${o.message || 'no reason given'}`);
-  if (o.status === 'pass') return;
-  if (o.baseline !== undefined) {
-    console.log(`expected failure (baseline: ${o.baseline}): ${o.status} ${failureMessage(o)}`);
-    return;
-  }
-  if (o.status === 'warn' && !strict) {
-    console.log(`warning (SHOULD, fails only under --strict): ${failureMessage(o)}`);
-    return;
-  }
-  if (o.advisory === true) {
-    console.log(`advisory (official storyboard; fails only under --strict-storyboards): ${o.status} ${failureMessage(o)}`);
-    return;
-  }
-  throw new ConformanceFailure(failureMessage(o));
+function verdict(c: CaseVerdict, skip: (note: string) => never): void {
+  // One write for every note: each console.log is a message from this worker to vitest's main thread.
+  if (c.notes?.length) console.log(c.notes.join('\n'));
+  if (c.status === 'skip') skip(c.message ?? 'skipped');
+  if (c.status === 'fail') throw new ConformanceFailure(c.message ?? 'failed');
 }

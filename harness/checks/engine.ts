@@ -60,49 +60,80 @@ export function resolveLevel(
   return step ? { level: step.level } : belowLevel(rule.below, `AdCP ${version.label}`);
 }
 
-function toOutcome(check: Check, tool: string, verdict: Verdict, resolved: ResolvedLevel): Outcome {
-  const base = { check: check.id, tool: escapeVisible(tool, 128), spec: check.spec.label, specUrl: check.spec.url };
+/**
+ * One outcome. `tool` is the subject as reported (already escaped: see `subjectLabel`). Every outcome is
+ * built as one object literal of the same shape (the judge makes one per check per call: thousands).
+ */
+function toOutcome(check: Check, tool: string, verdict: Verdict, resolved: ResolvedLevel, call?: number): Outcome {
   const topLevel: Level = 'level' in resolved ? resolved.level : typeof check.severity === 'string' ? check.severity : 'MUST';
+  const spec = check.spec.label;
+  const specUrl = check.spec.url;
+  let out: Outcome;
   // A rule not in force for this call does not judge it, whatever the judge said.
   if ('notApplicable' in resolved && verdict.status !== 'untested') {
-    return { ...base, status: 'not-applicable', severity: topLevel, message: escapeVisible(resolved.notApplicable, 400) };
-  }
-  if ('untested' in resolved && verdict.status !== 'not-applicable') {
-    return { ...base, status: 'untested', severity: topLevel, message: escapeVisible(resolved.untested, 400) };
-  }
-  switch (verdict.status) {
-    case 'pass':
-      return { ...base, status: 'pass', severity: topLevel, message: '' };
-    case 'not-applicable':
-    case 'untested':
-      return { ...base, status: verdict.status, severity: topLevel, message: escapeVisible(String(verdict.reason), 400) };
-    case 'fail': {
-      const pointer = escapeVisible(String(verdict.pointer), 300);
-      const expected = escapeVisible(String(verdict.expected), 300);
-      const found = escapeVisible(String(verdict.found));
-      const out: Outcome = {
-        ...base,
-        status: topLevel === 'MUST' ? 'fail' : 'warn',
-        severity: topLevel,
-        message: `at ${pointer || '/'}: expected ${expected}; found ${found}`,
-        pointer,
-        expected,
-        found,
-        fix: check.fix,
-      };
-      // Schema error pointers and values carry the seller's own keys and strings: escaped like the rest.
-      if (verdict.schemaErrors) {
-        out.schemaErrors = verdict.schemaErrors.map((e) => ({
-          pointer: escapeVisible(String(e.pointer), 300),
-          keyword: escapeVisible(String(e.keyword), 60),
-          expected: escapeVisible(String(e.expected), 300),
-          found: escapeVisible(String(e.found), 300),
-        }));
-      }
-      if (verdict.schemaErrorsOmitted) out.schemaErrorsOmitted = verdict.schemaErrorsOmitted;
-      return out;
+    out = {
+      check: check.id,
+      tool,
+      spec,
+      specUrl,
+      status: 'not-applicable',
+      severity: topLevel,
+      message: escapeVisible(resolved.notApplicable, 400),
+    };
+  } else if ('untested' in resolved && verdict.status !== 'not-applicable') {
+    out = { check: check.id, tool, spec, specUrl, status: 'untested', severity: topLevel, message: escapeVisible(resolved.untested, 400) };
+  } else if (verdict.status === 'pass') {
+    out = { check: check.id, tool, spec, specUrl, status: 'pass', severity: topLevel, message: '' };
+  } else if (verdict.status === 'not-applicable' || verdict.status === 'untested') {
+    out = {
+      check: check.id,
+      tool,
+      spec,
+      specUrl,
+      status: verdict.status,
+      severity: topLevel,
+      message: escapeVisible(String(verdict.reason), 400),
+    };
+  } else {
+    const pointer = escapeVisible(String(verdict.pointer), 300);
+    const expected = escapeVisible(String(verdict.expected), 300);
+    const found = escapeVisible(String(verdict.found));
+    out = {
+      check: check.id,
+      tool,
+      spec,
+      specUrl,
+      status: topLevel === 'MUST' ? 'fail' : 'warn',
+      severity: topLevel,
+      message: `at ${pointer || '/'}: expected ${expected}; found ${found}`,
+      pointer,
+      expected,
+      found,
+      fix: check.fix,
+    };
+    // Schema error pointers and values carry the seller's own keys and strings: escaped like the rest.
+    if (verdict.schemaErrors) {
+      out.schemaErrors = verdict.schemaErrors.map((e) => ({
+        pointer: escapeVisible(String(e.pointer), 300),
+        keyword: escapeVisible(String(e.keyword), 60),
+        expected: escapeVisible(String(e.expected), 300),
+        found: escapeVisible(String(e.found), 300),
+      }));
     }
+    if (verdict.schemaErrorsOmitted) out.schemaErrorsOmitted = verdict.schemaErrorsOmitted;
   }
+  if (call !== undefined) out.call = call;
+  return out;
+}
+
+/** A subject (tool name or session label) as outcomes report it: one visible, bounded line. */
+function subjectLabel(subject: string): string {
+  return escapeVisible(subject, 128);
+}
+
+/** The level of a check whose severity is fixed, made once per check (not once per call). */
+function fixedLevel(check: Check): ResolvedLevel | undefined {
+  return typeof check.severity === 'string' ? { level: check.severity } : undefined;
 }
 
 function levelForExchange(check: Check, x: Exchange, ctx: CheckContext): ResolvedLevel {
@@ -177,17 +208,23 @@ export function judgeAgent(
     ...(ctx.baseline ? { baseline: ctx.baseline } : {}),
   };
   const exchanges = Array.isArray(capture.exchanges) ? capture.exchanges : [];
+  // Each call's reported label, made once per call rather than once per check and call.
+  let labels: string[] | undefined;
   const outcomes: Outcome[] = [];
   for (const check of checks) {
     if (select && !select(check.id)) continue;
     if (check.scope === 'agent') {
       const level = levelForSession(check, capture, context);
       for (const { subject, verdict } of runAgentCheck(check, capture, context))
-        outcomes.push(toOutcome(check, String(subject), verdict, level));
+        outcomes.push(toOutcome(check, subjectLabel(String(subject)), verdict, level));
       continue;
     }
-    for (const [call, x] of exchanges.entries()) {
-      outcomes.push({ ...toOutcome(check, toolName(x), runExchangeCheck(check, x, context), levelForExchange(check, x, context)), call });
+    labels ??= exchanges.map((x) => subjectLabel(toolName(x)));
+    const fixed = fixedLevel(check);
+    for (let call = 0; call < exchanges.length; call++) {
+      const x = exchanges[call]!;
+      const verdict = runExchangeCheck(check, x, context);
+      outcomes.push(toOutcome(check, labels[call]!, verdict, fixed ?? levelForExchange(check, x, context), call));
     }
     if (exchanges.length === 0) {
       const why = capture.initialize?.ok === false ? 'initialize failed: see transport.initialize' : 'no tools/call was made';
@@ -195,7 +232,7 @@ export function judgeAgent(
     }
     const level = levelForSession(check, capture, context);
     for (const { subject, verdict } of runSessionVerdicts(check, capture, context))
-      outcomes.push(toOutcome(check, String(subject), verdict, level));
+      outcomes.push(toOutcome(check, subjectLabel(String(subject)), verdict, level));
   }
   return outcomes;
 }

@@ -76,6 +76,20 @@ export function safeStringify(v: unknown): string | null {
  */
 export function jsonBytes(v: unknown): number | null {
   if (v === undefined || typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') return null;
+  // Parsed JSON serializes in one native pass, to exactly what the walk below counts; the walk is for what
+  // JSON.stringify refuses (nesting deep enough to overflow the call stack, a BigInt, a cycle).
+  try {
+    const text = JSON.stringify(v);
+    if (typeof text === 'string') return Buffer.byteLength(text, 'utf8');
+  } catch {
+    // measured by the walk
+  }
+  return jsonBytesWalk(v);
+}
+
+/** jsonBytes by an explicit stack (exported for tests: it must count what JSON.stringify writes). */
+export function jsonBytesWalk(v: unknown): number | null {
+  if (v === undefined || typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') return null;
   let total = 0;
   let steps = 0;
   const stack: unknown[] = [v];

@@ -38,7 +38,9 @@ let validateRecord: ValidateFunction | undefined;
 
 /** True when the record passes the audit schema (compiled once, lazily). */
 export function auditRecordValid(record: unknown): boolean {
-  validateRecord ??= new Ajv2020({ allErrors: true }).compile(AUDIT_RECORD_SCHEMA);
+  // validateSchema: false — the schema is our own constant (a test validates it against the 2020-12
+  // meta-schema); checking it again at run time would compile that meta-schema first, ~0.2 s per thread.
+  validateRecord ??= new Ajv2020({ allErrors: true, validateSchema: false }).compile(AUDIT_RECORD_SCHEMA);
   return validateRecord(record) === true;
 }
 

@@ -282,10 +282,20 @@ function finding(a: AgentReport, i: number, o: ReportOutcome, kind: FindingKind)
 function matrix(report: RunReport): string {
   const checks = [...new Set(report.agents.flatMap((a) => a.outcomes.map((o) => o.check)))];
   const head = report.agents.map((a) => `<th scope="col" title="${h(a.name)}">${h(a.name)}</th>`).join('');
+  // Each agent's outcomes by check, grouped once (not filtered once per check: thousands of outcomes each).
+  const byCheck = report.agents.map((a) => {
+    const groups = new Map<string, ReportOutcome[]>();
+    for (const o of a.outcomes) {
+      const list = groups.get(o.check);
+      if (list) list.push(o);
+      else groups.set(o.check, [o]);
+    }
+    return groups;
+  });
   const rows = checks.map((check) => {
-    const cells = report.agents.map((a) => {
+    const cells = report.agents.map((a, i) => {
       let worst: CellKind = 'none';
-      const mine = a.outcomes.filter((o) => o.check === check);
+      const mine = byCheck[i]?.get(check) ?? [];
       for (const o of mine) {
         const k = cellKind(o, report.strict);
         if (CELL_RANK[k] > CELL_RANK[worst]) worst = k;

@@ -1,15 +1,16 @@
 // junit.xml comes from vitest's own junit reporter. Vitest names a <testsuite> after its file, has no
 // place for suite <properties>, writes an assertion's stack as the failure body and a test's own time,
 // so this one small pass over its output renames each agent's suite, adds the agent facts (verdict,
-// counts, not-applicable count) as <properties>, and rewrites each testcase from its outcome: the
-// failure message is the diagnosis, the body is the evidence (no stack frame of ours), `time` is the
-// call's real duration, and <skipped> carries the reason.
+// counts, not-applicable count) as <properties>, and rewrites each testcase (one per check × tool, see
+// test-cases.ts) from its outcomes: the failure message is the diagnosis of each failing call (bounded),
+// the body their evidence (no stack frame of ours), `time` the judged calls' real durations added up, and
+// <skipped> carries the reason.
 // It relies only on what vitest guarantees for its XML: every attribute value and text node is escaped,
 // so a literal `<` always starts a tag and `</testcase>` never occurs inside one.
 import { escapeXml } from '../sanitize.ts';
 import { HARNESS_VERSION } from '../version.ts';
-import { agentVerdict, countOutcomes, incompleteReason, LAYERS, verdictText, type AgentReport, type ReportOutcome } from './model.ts';
-import { evidenceLines, failureMessage } from './evidence-text.ts';
+import { agentVerdict, countOutcomes, incompleteReason, LAYERS, verdictText, type AgentReport } from './model.ts';
+import { caseFailureBody, type TestCase } from './test-cases.ts';
 
 export interface JunitSuiteInfo {
   /** Base name of the suite file vitest ran for this agent (what vitest puts in `<testsuite name>`). */
@@ -17,8 +18,8 @@ export interface JunitSuiteInfo {
   /** The agent's name, to replace the file name. */
   name: string;
   properties: ReadonlyArray<readonly [string, string]>;
-  /** The outcome of each testcase, by the name vitest writes (`<describe> > <test>`). */
-  cases: ReadonlyMap<string, ReportOutcome>;
+  /** Each testcase (its outcomes aggregated), by the name vitest writes (`<describe> > <test>`). */
+  cases: ReadonlyMap<string, TestCase>;
 }
 
 const SUITE_TAG = /<(\/?)(testsuites|testsuite)\b([^>]*?)(\/?)>/g;
@@ -28,12 +29,12 @@ const SYSTEM_OUT = /<system-(?:out|err)>[\s\S]*?<\/system-(?:out|err)>/g;
 export function decorateJunit(xml: string, suites: readonly JunitSuiteInfo[], runName = 'adcp-conformance'): string {
   const byFile = new Map(suites.map((s) => [s.file, s]));
   // Pass 1: each testcase from its outcome (suite membership does not matter: names are `agent > case`).
-  const allCases = new Map<string, ReportOutcome>();
-  for (const s of suites) for (const [name, o] of s.cases) allCases.set(name, o);
+  const allCases = new Map<string, TestCase>();
+  for (const s of suites) for (const [name, c] of s.cases) allCases.set(name, c);
   const rewritten = xml.replace(TESTCASE, (whole: string, attrs: string, body: string | undefined) => {
     const name = attr(attrs, 'name');
-    const outcome = name === undefined ? undefined : allCases.get(name);
-    return outcome ? testcase(attrs, body ?? '', outcome) : whole;
+    const c = name === undefined ? undefined : allCases.get(name);
+    return c ? testcase(attrs, body ?? '', c) : whole;
   });
   // Pass 2: suites renamed after their agent, with the agent's facts as properties.
   return rewritten.replace(SUITE_TAG, (tag: string, closing: string, element: string, attrs: string, selfClosing: string) => {
@@ -48,18 +49,18 @@ export function decorateJunit(xml: string, suites: readonly JunitSuiteInfo[], ru
   });
 }
 
-function testcase(attrs: string, body: string, o: ReportOutcome): string {
-  const time = o.durationMs !== undefined ? (o.durationMs / 1000).toFixed(3) : undefined;
+function testcase(attrs: string, body: string, c: TestCase): string {
+  const time = c.durationMs !== undefined ? (c.durationMs / 1000).toFixed(3) : undefined;
   const head = `<testcase${time === undefined ? attrs : withAttr(attrs, 'time', time)}>`;
+  if (c.status === 'pass' && !body.includes('<')) return `${head}${body}</testcase>`; // the common case: nothing to rewrite
   const kept = (body.match(SYSTEM_OUT) ?? []).join('\n');
   const hasFailure = /<(failure|error)\b/.test(body);
-  if (hasFailure && (o.status === 'fail' || o.status === 'warn')) {
-    const failure = `<failure message="${escapeXml(failureMessage(o))}" type="${escapeXml(o.check)}">${escapeXml(evidenceLines(o).join('\n'))}</failure>`;
+  if (hasFailure && c.status === 'fail') {
+    const failure = `<failure message="${escapeXml(c.message)}" type="${escapeXml(c.check)}">${escapeXml(caseFailureBody(c))}</failure>`;
     return `${head}\n${failure}${kept ? `\n${kept}` : ''}\n</testcase>`;
   }
-  if (/<skipped\b/.test(body) && (o.status === 'untested' || o.status === 'not-applicable')) {
-    const reason = `${o.status}: ${o.message || 'no reason given'}`;
-    return `${head}\n<skipped message="${escapeXml(reason)}"/>${kept ? `\n${kept}` : ''}\n</testcase>`;
+  if (/<skipped\b/.test(body) && c.status === 'skip') {
+    return `${head}\n<skipped message="${escapeXml(c.message)}"/>${kept ? `\n${kept}` : ''}\n</testcase>`;
   }
   return `${head}${body}</testcase>`;
 }

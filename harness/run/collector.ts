@@ -1,13 +1,14 @@
 // A vitest reporter that reads the run back out of vitest: agent facts from each agent's describe
-// meta, outcomes from each test's meta. It sees a live run and a --merge-reports replay of blobs the
-// same way, so sharded and single runs produce the same reports.
+// meta, outcomes from the describe meta (a blob) or the live run itself. It sees a live run and a
+// --merge-reports replay of blobs the same way, so sharded and single runs produce the same reports; the
+// JUnit test cases are named and judged by the suite's own testCases() (one per check × tool).
 import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 import type { AgentReport } from '../report/model.ts';
 import type { JunitSuiteInfo } from '../report/junit.ts';
 import { agentProperties } from '../report/junit.ts';
 import { keyOfSuiteFile } from './workspace.ts';
 import { stripUnsafe, truncate } from '../sanitize.ts';
-import { testCases } from './suite-data.ts';
+import { testCases, type TestCase } from './suite-data.ts';
 import type { ReportOutcome } from '../report/model.ts';
 
 export interface CollectedRun {
@@ -28,9 +29,13 @@ export class OutcomeCollector implements Reporter {
 
   /**
    * `outcomesOf`: a live run's own outcomes by suite-file key, for suites that did not carry them in
-   * their meta (see META_OUTCOMES_KEY); a merge reads them from the blobs' meta.
+   * their meta (see SuiteFile); a merge reads them from the blobs' meta. `casesOf`: the test cases the
+   * live run made of them (made again from the outcomes when absent, as in a merge).
    */
-  constructor(private readonly outcomesOf?: (key: string) => ReportOutcome[] | undefined) {}
+  constructor(
+    private readonly outcomesOf?: (key: string) => ReportOutcome[] | undefined,
+    private readonly casesOf?: (key: string) => TestCase[] | undefined,
+  ) {}
 
   onTestModuleCollected(module: TestModule): void {
     for (const suite of module.children.suites()) {
@@ -49,16 +54,17 @@ export class OutcomeCollector implements Reporter {
         if (!facts) continue;
         found = true;
         const outcomes = suite.meta().adcpOutcomes ?? this.outcomesOf?.(key) ?? [];
-        const cases = new Map<string, ReportOutcome>();
-        for (const { name, outcome } of testCases(outcomes, suite.meta().adcpRun?.junitAll === true))
-          cases.set(`${suite.name} > ${name}`, outcome);
+        const strict = suite.meta().adcpRun?.strict === true;
+        const cases = new Map<string, TestCase>();
+        for (const c of this.casesOf?.(key) ?? testCases(outcomes, suite.meta().adcpRun?.junitAll === true, strict))
+          cases.set(`${suite.name} > ${c.name}`, c);
         const total = suite.meta().adcpRun?.agents;
         if (typeof total === 'number') run.runAgents = Math.max(run.runAgents ?? 0, total);
         run.agents.set(key, { ...facts, outcomes });
         run.junit.push({
           file: module.moduleId.slice(module.moduleId.lastIndexOf('/') + 1),
           name: facts.name,
-          properties: agentProperties({ ...facts, outcomes }, suite.meta().adcpRun?.strict === true),
+          properties: agentProperties({ ...facts, outcomes }, strict),
           cases,
         });
       }

@@ -12,7 +12,7 @@ import type { SchemaSource } from '../schemas/index.ts';
 import { judgeInSandbox, type JudgeBudget } from './judge-sandbox.ts';
 import { storyboardReportOutcomes, type AgentStoryboards } from './storyboards.ts';
 import type { AgentFacts, ReportOutcome } from '../report/model.ts';
-import { optionalText, sellerText } from '../sanitize.ts';
+import { MAX_TEXT, optionalText, sellerText } from '../sanitize.ts';
 import { attachEvidence } from './evidence.ts';
 import type { AgentSuiteData } from './suite-data.ts';
 
@@ -126,7 +126,8 @@ export async function judgeCapture(capture: AgentCapture, opts: JudgeOptions): P
   const configErrors = unexposedToolErrors(entries, capture, outcomes, opts);
   if (configErrors.length) facts.configErrors = configErrors;
   const expect = opts.noBaseline ? undefined : opts.expect;
-  const reported = outcomes.map((o) => reportOutcome(o, expect, secrets));
+  const text = sellerTexts(secrets);
+  const reported = outcomes.map((o) => reportOutcome(o, expect, text));
   attachEvidence(reported, capture, secrets);
   return { facts, outcomes: reported, strict: opts.strict, junitAll: opts.junitAll === true };
 }
@@ -172,40 +173,58 @@ export async function judgeCaptureIsolated(capture: AgentCapture, opts: JudgeOpt
   }
 }
 
-function reportOutcome(o: Outcome, expect: Readonly<Record<string, string>> | undefined, secrets: readonly string[]): ReportOutcome {
+/** sellerText with the agent's secrets, remembered per (text, bound): outcomes repeat the same check ids, tool labels, reasons and spec references thousands of times. */
+type SellerTexts = (value: unknown, max?: number) => string;
+
+function sellerTexts(secrets: readonly string[]): SellerTexts {
+  const byBound = new Map<number, Map<string, string>>();
+  return (value, max = MAX_TEXT) => {
+    if (typeof value !== 'string') return sellerText(value, secrets, max);
+    let seen = byBound.get(max);
+    if (!seen) byBound.set(max, (seen = new Map()));
+    let out = seen.get(value);
+    if (out === undefined) {
+      out = sellerText(value, secrets, max);
+      seen.set(value, out);
+    }
+    return out;
+  };
+}
+
+function reportOutcome(o: Outcome, expect: Readonly<Record<string, string>> | undefined, text: SellerTexts): ReportOutcome {
   const out: ReportOutcome = {
-    check: sellerText(o.check, secrets, 200),
-    tool: sellerText(o.tool, secrets, 200),
+    check: text(o.check, 200),
+    tool: text(o.tool, 200),
     status: o.status,
     severity: o.severity,
-    message: sellerText(o.message, secrets),
-    spec: sellerText(o.spec, secrets, 300),
-    specUrl: sellerText(o.specUrl, secrets, 300),
+    message: text(o.message),
+    spec: text(o.spec, 300),
+    specUrl: text(o.specUrl, 300),
   };
   if (o.call !== undefined) out.call = o.call;
   if (o.advisory) out.advisory = true;
-  if (o.pointer !== undefined) out.pointer = sellerText(o.pointer, secrets, 300);
-  if (o.expected !== undefined) out.expected = sellerText(o.expected, secrets, 500);
-  if (o.found !== undefined) out.found = sellerText(o.found, secrets, 500);
-  if (o.fix !== undefined) out.fix = sellerText(o.fix, secrets, 500);
+  if (o.pointer !== undefined) out.pointer = text(o.pointer, 300);
+  if (o.expected !== undefined) out.expected = text(o.expected, 500);
+  if (o.found !== undefined) out.found = text(o.found, 500);
+  if (o.fix !== undefined) out.fix = text(o.fix, 500);
   if (o.schemaErrors?.length) {
-    out.schemaErrors = o.schemaErrors.slice(0, REPORTED_SCHEMA_ERRORS).map((e) => schemaError(e, secrets));
+    out.schemaErrors = o.schemaErrors.slice(0, REPORTED_SCHEMA_ERRORS).map((e) => schemaError(e, text));
     const omitted = (o.schemaErrorsOmitted ?? 0) + Math.max(0, o.schemaErrors.length - REPORTED_SCHEMA_ERRORS);
     if (omitted > 0) out.schemaErrorsOmitted = omitted;
   }
   if (o.status === 'fail' || o.status === 'warn') {
     const reason = baselineReason(expect, o.check, o.tool);
-    if (reason !== undefined) out.baseline = sellerText(reason, secrets, 300);
+    if (reason !== undefined) out.baseline = text(reason, 300);
   }
   return out;
 }
 
-function schemaError(e: SchemaError, secrets: readonly string[]): SchemaError {
+function schemaError(e: SchemaError, text: SellerTexts): SchemaError {
   return {
-    pointer: sellerText(e.pointer, secrets, 300),
-    keyword: sellerText(e.keyword, secrets, 60),
-    expected: sellerText(e.expected, secrets, 300),
-    found: sellerText(e.found, secrets, 300),
+    pointer: text(e.pointer, 300),
+    keyword: text(e.keyword, 60),
+    expected: text(e.expected, 300),
+    found: text(e.found, 300),
   };
 }
 

@@ -28,7 +28,7 @@ import { likelyTools, warmJudge } from './warm-schemas.ts';
 import { JudgeAhead } from './judge-ahead.ts';
 import type { AgentConfig } from '../config/types.ts';
 import { resolveTargets, type Target } from './resolve.ts';
-import type { AgentSuiteData } from './suite-data.ts';
+import { suiteFile, testCases, type AgentSuiteData, type TestCase } from './suite-data.ts';
 import { createWorkspace, openMergeWork, type Workspace } from './workspace.ts';
 import { checkOutputPaths, writeFileAtomically, writeReports } from './write-reports.ts';
 
@@ -103,8 +103,9 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
     // Unsharded, every agent runs: probe at once. Sharded, vitest first says which agents are ours.
     probing = opts.shard ? undefined : sessionsOf(targets, opts, interrupted, judgeEarly);
     const { keysInShard, openVitest } = await vitestDriver;
-    // Each agent's data once judged; vitest's reporters read the outcomes from here at the end (outcomesOf).
+    // Each agent's data once judged, and its test cases; vitest's reporters read both from here at the end.
     const judged = new Map<string, AgentSuiteData>();
+    const casesByName = new Map<string, TestCase[]>();
     const nameOfKey = new Map([...ws.keys].map(([name, key]) => [key, name]));
     const driven = await openVitest({
       root: ws.root,
@@ -115,6 +116,7 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
       concurrency: opts.concurrency,
       ...(opts.shard ? { shard: opts.shard } : {}),
       outcomesOf: (key) => judged.get(nameOfKey.get(key) ?? '')?.outcomes,
+      casesOf: (key) => casesByName.get(nameOfKey.get(key) ?? ''),
     });
     try {
       const inShard = await keysInShard(driven.vitest);
@@ -156,7 +158,13 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
       }
       // A failing read-only call is asked once more in a fresh session before it is reported (flaky).
       if (opts.reverify !== false && !interrupted.aborted) await reverify(chosen, captures, judged, opts, schemaSource, interrupted);
-      for (const [name, data] of judged) await ws.writeData(name, data);
+      // One test case per check × tool (harness/report/test-cases.ts), decided here once; the outcomes go
+      // into the data file only for a blob.
+      for (const [name, data] of judged) {
+        const cases = testCases(data.outcomes, data.junitAll === true, data.strict);
+        casesByName.set(name, cases);
+        await ws.writeData(name, suiteFile(data, cases, opts.reporters.has('blob')));
+      }
 
       await ws.abandon(); // every judged agent's data is written: a suite still waiting has none coming
       const vitestError = await running;

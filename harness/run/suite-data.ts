@@ -1,6 +1,7 @@
 // What the CLI hands to the vitest suite for one agent (a JSON file per agent, its directory passed
 // through vitest's `provide`), and what the suite hands back to reporters through task meta.
 import type { AgentFacts, ReportOutcome } from '../report/model.ts';
+import type { CaseStatus, TestCase } from '../report/test-cases.ts';
 
 export interface AgentSuiteData {
   facts: AgentFacts;
@@ -13,15 +14,49 @@ export interface AgentSuiteData {
   runAgents?: number;
 }
 
-/** Key of `provide` / `inject`: the directory holding one `<key>.json` per agent. */
+/** Key of `provide` / `inject`: the directory holding one `<key>.json` per agent (a SuiteFile). */
 export const DATA_DIR_KEY = 'adcpConformanceDataDir';
 
+/** What one test case does, as the suite replays it (test-cases.ts decided it). */
+export interface CaseVerdict {
+  name: string;
+  status: CaseStatus;
+  /** fail: the failure message · skip: the reason (absent on a pass). */
+  message?: string;
+  /** Lines for system-out (absent when none). */
+  notes?: string[];
+}
+
 /**
- * Key of `provide` / `inject`: whether the outcomes travel in the describe block's meta. Only a run that
- * writes a blob (for --merge-reports) needs them there; a live run's reporters take them from the run
- * itself (OutcomeCollector's `outcomesOf`), which spares a copy of every outcome per agent.
+ * An agent's data file, as its suite reads it: its facts and its test cases, already judged — the suite
+ * replays them and nothing else. The outcomes themselves travel only for a blob (the describe block's meta
+ * carries them to --merge-reports); a live run's reporters take them from the run itself.
  */
-export const META_OUTCOMES_KEY = 'adcpConformanceMetaOutcomes';
+export interface SuiteFile {
+  facts: AgentFacts;
+  strict: boolean;
+  junitAll: boolean;
+  runAgents?: number;
+  cases: CaseVerdict[];
+  outcomes?: ReportOutcome[];
+}
+
+/** The data file of an agent: its test cases (see testCases) and, for a blob, its outcomes. */
+export function suiteFile(data: AgentSuiteData, cases: readonly TestCase[], withOutcomes: boolean): SuiteFile {
+  return {
+    facts: data.facts,
+    strict: data.strict,
+    junitAll: data.junitAll === true,
+    ...(data.runAgents === undefined ? {} : { runAgents: data.runAgents }),
+    cases: cases.map(({ name, status, message, notes }) => ({
+      name,
+      status,
+      ...(message ? { message } : {}),
+      ...(notes.length ? { notes } : {}),
+    })),
+    ...(withOutcomes ? { outcomes: data.outcomes } : {}),
+  };
+}
 
 /** In the data directory when the run stopped before every agent's data was written: waiting suites give up. */
 export const ABANDONED_FILE = 'ABANDONED';
@@ -29,7 +64,6 @@ export const ABANDONED_FILE = 'ABANDONED';
 declare module 'vitest' {
   interface ProvidedContext {
     adcpConformanceDataDir: string;
-    adcpConformanceMetaOutcomes: boolean;
   }
 }
 
@@ -38,32 +72,13 @@ declare module '@vitest/runner' {
   interface TaskMeta {
     /** On an agent's describe block: its facts. */
     adcpAgent?: AgentFacts;
-    /** On an agent's describe block: every outcome, in order (not-applicable ones included); only when META_OUTCOMES_KEY. */
+    /** On an agent's describe block: every outcome, in order (not-applicable ones included); only in a run that writes a blob. */
     adcpOutcomes?: ReportOutcome[];
     /** On an agent's describe block: how the run judged (strict) and listed (junitAll) its outcomes. */
     adcpRun?: { strict: boolean; junitAll: boolean; agents?: number };
   }
 }
 
-/** The test case name of an outcome: `<check id> › <tool>`. */
-export function caseName(check: string, tool: string): string {
-  return `${check} › ${tool}`;
-}
-
-/**
- * The test cases of an agent's suite, in order, with unique names (the same check and tool can be judged
- * more than once: a config may probe one tool twice → `… (2)`). Not-applicable outcomes are cases only
- * with --junit-all. The suite and the reporters both name cases with this, so they always agree.
- */
-export function testCases(outcomes: readonly ReportOutcome[], junitAll: boolean): Array<{ name: string; outcome: ReportOutcome }> {
-  const seen = new Map<string, number>();
-  const cases: Array<{ name: string; outcome: ReportOutcome }> = [];
-  for (const outcome of outcomes) {
-    if (outcome.status === 'not-applicable' && !junitAll) continue;
-    const base = caseName(outcome.check, outcome.tool);
-    const n = (seen.get(base) ?? 0) + 1;
-    seen.set(base, n);
-    cases.push({ name: n === 1 ? base : `${base} (${n})`, outcome });
-  }
-  return cases;
-}
+// One test case per (check, tool), aggregating its outcomes: see harness/report/test-cases.ts (why, and how
+// a case's status is decided). The suite and the reporters both name and judge cases with it.
+export { caseName, testCases, type TestCase } from '../report/test-cases.ts';

@@ -6,7 +6,8 @@ import { Writable } from 'node:stream';
 import { BaseSequencer, createVitest, type Reporter, type TestSpecification, type Vitest } from 'vitest/node';
 import type { ReporterName } from './options.ts';
 import { OutcomeCollector } from './collector.ts';
-import { DATA_DIR_KEY, META_OUTCOMES_KEY } from './suite-data.ts';
+import { DATA_DIR_KEY } from './suite-data.ts';
+import type { TestCase } from '../report/test-cases.ts';
 import type { ReportOutcome } from '../report/model.ts';
 import { keyOfSuiteFile, SUITE_SUFFIX } from './workspace.ts';
 import { JUNIT_FILE } from './write-reports.ts';
@@ -35,10 +36,12 @@ export interface VitestSetup {
   reporters: ReadonlySet<ReporterName>;
   concurrency: number;
   /**
-   * A live run's judged outcomes by suite-file key, read when the run ends: the suites then do not copy
-   * them into vitest's meta unless a blob is written (a merge reads them from there).
+   * A live run's judged outcomes by suite-file key, read when the run ends: the suites do not copy them
+   * into vitest's meta unless a blob is written (a merge reads them from there).
    */
   outcomesOf?: (key: string) => ReportOutcome[] | undefined;
+  /** A live run's test cases by suite-file key (the ones its suite ran), so the reporters need not make them again. */
+  casesOf?: (key: string) => TestCase[] | undefined;
   shard?: { index: number; count: number };
 }
 
@@ -52,7 +55,7 @@ export interface DrivenVitest {
 }
 
 export async function openVitest(setup: VitestSetup): Promise<DrivenVitest> {
-  const collector = new OutcomeCollector(setup.outcomesOf);
+  const collector = new OutcomeCollector(setup.outcomesOf, setup.casesOf);
   const reporters: Array<Reporter | [string, Record<string, unknown>]> = [collector];
   const junitFile = resolve(setup.dataDir, JUNIT_FILE);
   if (setup.reporters.has('junit')) {
@@ -94,7 +97,7 @@ export async function openVitest(setup: VitestSetup): Promise<DrivenVitest> {
       // One worker: an agent's suite only replays its judged outcomes (cheap, and run in agent order as their
       // data arrives); a second worker thread would cost its own heap (~25 MiB RSS) and buy nothing.
       maxWorkers: 1,
-      provide: { [DATA_DIR_KEY]: setup.dataDir, [META_OUTCOMES_KEY]: setup.reporters.has('blob') || !setup.outcomesOf },
+      provide: { [DATA_DIR_KEY]: setup.dataDir },
       testTimeout: 30_000,
       // The suites' own runner (no expect / snapshot bookkeeping per test case: see suite-runner.ts).
       runner: SUITE_RUNNER,

@@ -4,7 +4,7 @@
 // a predictable shared path that another local user could plant a `*.adcp.test.ts` in; it is removed at
 // the end unless --keep-work. Inside it the layout is stable:
 //   <work>/<list>/<key>.adcp.test.ts   the suites (vitest's root; <list> hashes the agent list + install)
-//   <work>/data/<key>.json             each agent's judged outcomes (+ vite's cache, vitest's raw junit)
+//   <work>/data/<key>.json             each agent's judged test cases (+ vite's cache, vitest's raw junit)
 // vitest identifies a test file by its path relative to the root, so every shard of a run sees the same
 // file names (`<key>.adcp.test.ts`, hence the same split); the blobs they write name `<work>/<list>`,
 // which differs per shard: --merge-reports copies the blobs into its own work directory with each
@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from './options.ts';
-import { ABANDONED_FILE, type AgentSuiteData } from './suite-data.ts';
+import { ABANDONED_FILE, type SuiteFile } from './suite-data.ts';
 
 // From source the suites are TypeScript; in the compiled build (dist/) they are plain JavaScript importing
 // dist/suites/agent-suite.js, which vitest loads natively (vitest-driver.ts): nothing is transpiled.
@@ -43,7 +43,7 @@ export interface Workspace {
   dataDir: string;
   /** Agent name → key (the suite file is `<key>.adcp.test.ts`, its data `<key>.json`). */
   keys: Map<string, string>;
-  writeData(agent: string, data: AgentSuiteData): Promise<void>;
+  writeData(agent: string, data: SuiteFile): Promise<void>;
   /**
    * The run stops before every agent's data was written: suites still waiting for theirs give up (vitest
    * cannot close while a suite is waiting). Call before closing vitest; harmless after a complete run.

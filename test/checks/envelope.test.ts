@@ -10,6 +10,7 @@ import flat from '../../harness/checks/envelope/flat.ts';
 import isErrorType from '../../harness/checks/envelope/is-error-type.ts';
 import legacyStatusFields from '../../harness/checks/envelope/legacy-status-fields.ts';
 import reservedKeys, { findReservedKey } from '../../harness/checks/envelope/reserved-keys.ts';
+import { jsonBytes, jsonBytesWalk } from '../../harness/checks/json.ts';
 import size from '../../harness/checks/envelope/size.ts';
 import status from '../../harness/checks/envelope/status.ts';
 import structuredContentObject from '../../harness/checks/envelope/structured-content-object.ts';
@@ -307,5 +308,32 @@ describe('envelope.reserved-keys', () => {
         5,
       ),
     ).toEqual({ hit: null, complete: false });
+  });
+  test('the first reserved key, by the walk’s order, is the one named; a budget that runs out before it leaves the walk incomplete', () => {
+    const value = JSON.parse('{"a":[{"x":1},{"b":{"prototype":1}}],"c":{"constructor":2}}') as unknown;
+    expect(findReservedKey(value, '/r')).toEqual({ hit: '/r/a/1/b/prototype', complete: true });
+    expect(findReservedKey(value, '/r', 5)).toEqual({ hit: null, complete: false });
+    expect(findReservedKey(value, '/r', 6)).toEqual({ hit: '/r/a/1/b/prototype', complete: true });
+  });
+});
+
+describe('jsonBytes', () => {
+  test('counts exactly what JSON.stringify writes (UTF-8), and the walk agrees where JSON.stringify gives up', () => {
+    const samples: unknown[] = [
+      { status: 'completed', products: [{ id: 'p1', price: 1.5, tags: ['a', 'é', '😀'], x: null, n: -0, big: 1e21 }] },
+      ['\u0000\ud800', undefined, Infinity, NaN, true, false, { u: undefined, f: 1 }],
+      JSON.parse('{"__proto__":{"k":"v"},"a":"\\\\"}'),
+      '',
+      0,
+    ];
+    for (const v of samples) {
+      expect(jsonBytes(v)).toBe(Buffer.byteLength(JSON.stringify(v), 'utf8'));
+      expect(jsonBytesWalk(v)).toBe(jsonBytes(v));
+    }
+    let deep: unknown = { leaf: 'é' };
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(() => JSON.stringify(deep)).toThrow(RangeError);
+    expect(jsonBytes(deep)).toBe(2 * 200_000 + Buffer.byteLength('{"leaf":"é"}'));
+    expect(jsonBytes({ n: 1n })).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import {
   AUDIT_RECORD_SCHEMA,
   auditRecordValid,
@@ -36,6 +37,11 @@ describe('AUDIT_RECORD_SCHEMA', () => {
       },
     });
     expect(LAYER_TARGETS).toEqual(['schema', 'missing', 'legacy_wrapper', 'validate_root']);
+  });
+
+  test('is a valid 2020-12 schema (checked here: the run compiles it without validating it again)', () => {
+    const ajv = new Ajv2020({ allErrors: true });
+    expect(ajv.validateSchema(AUDIT_RECORD_SCHEMA), JSON.stringify(ajv.errors)).toBe(true);
   });
 
   test.for([

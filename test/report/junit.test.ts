@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { agentProperties, decorateJunit } from '../../harness/report/junit.ts';
+import { testCases } from '../../harness/report/test-cases.ts';
 import { agent, outcome } from './fixtures.ts';
 
 // The shape vitest 4's junit reporter writes (one <testsuite> per file, `describe > test` names).
@@ -54,11 +55,7 @@ const info = {
   file: 'a-b.adcp.test.ts',
   name: 'a <b>',
   properties: agentProperties(facts, false),
-  cases: new Map([
-    ['a <b> > envelope.flat › get_products', passed],
-    ['a <b> > capabilities.tool › get_adcp_capabilities', untested],
-    ['a <b> > envelope.status › get_products', failing],
-  ]),
+  cases: new Map(testCases([passed, untested, failing], false, false).map((c) => [`a <b> > ${c.name}`, c])),
 };
 
 describe('decorateJunit', () => {

@@ -1,14 +1,28 @@
 // `adcp-conformance run` end to end: the CLI as a child process against the embedded reference seller
 // (stdio + loopback HTTP), a faulty seller, an unreachable one and a bad config.
-import { readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { stdioSellerCommand } from '../../sellers/launch.ts';
+import { escapeXml } from '../../harness/sanitize.ts';
 import { canValidateJunit, junitCases, outcomeSet, readReport, runCli, tempDirs, validateJunit, type CliResult } from './cli.helpers.ts';
 
 const tmp = tempDirs();
+
+const mkdirp = async (dir: string): Promise<string> => (await mkdir(dir, { recursive: true }), dir);
+
+/** `<testsuite> > <testcase>` name → fail | skip | pass, from a JUnit file. */
+async function junitStatuses(file: string): Promise<Map<string, string>> {
+  const xml = await readFile(file, 'utf8');
+  const out = new Map<string, string>();
+  for (const m of xml.matchAll(/<testcase\b[^>]*?\sname="([^"]*)"[^>]*?(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    const body = m[2] ?? '';
+    out.set(m[1]!, /<failure\b/.test(body) ? 'fail' : /<skipped\b/.test(body) ? 'skip' : 'pass');
+  }
+  return out;
+}
 
 describe('run with no config: the embedded reference seller', () => {
   let out: string;
@@ -46,9 +60,16 @@ describe('run with no config: the embedded reference seller', () => {
     expect(xml).toMatch(/<property name="layers\.validate_root" value="\d+"\/>/);
     const report = await readReport(out);
     const cases = await junitCases(join(out, 'junit.xml'));
-    // not-applicable outcomes are counted in the suite properties, not listed as test cases.
-    const listed = report.agents.reduce((n, a) => n + a.outcomes.filter((o) => o.status !== 'not-applicable').length, 0);
-    expect(cases.length).toBe(listed);
+    // One test case per (check, tool), whatever the number of calls; a pair whose outcomes are all
+    // not-applicable is counted in the suite properties, not listed as a test case.
+    const listed = report.agents.flatMap((a) => [
+      ...new Set(
+        a.outcomes
+          .filter((o) => o.status !== 'not-applicable')
+          .map((o) => `${escapeXml(a.name)} :: ${escapeXml(`${a.name} > ${o.check} › ${o.tool}`)}`),
+      ),
+    ]);
+    expect(cases).toEqual(listed.sort());
     const na = report.agents[0]!.outcomes.filter((o) => o.status === 'not-applicable').length;
     expect(na).toBeGreaterThan(0);
     expect(xml).toContain(`<property name="count.notApplicable" value="${na}"/>`);
@@ -140,6 +161,70 @@ describe('run against sellers that are not conformant', () => {
       'known: TICKET-1',
     );
     expect(await readFile(join(outB, 'summary.md'), 'utf8')).toContain('## Expected failures (baseline)');
+  });
+
+  test('a tool probed three times is one test case per check; shards and their merge agree on names and statuses', async () => {
+    const dir = await tmp('thrice');
+    const config = join(dir, 'agents.json');
+    const faulty = stdioSellerCommand({ faults: ['context-not-echoed'] });
+    const clean = stdioSellerCommand();
+    const brief = { buying_mode: 'brief', brief: 'Video inventory for a summer campaign' };
+    const probes = [{ tool: 'get_adcp_capabilities', arguments: {} }, ...[1, 2, 3].map(() => ({ tool: 'get_products', arguments: brief }))];
+    await writeFile(
+      config,
+      JSON.stringify({
+        agents: [
+          { name: 'faulty', transport: 'stdio', ...faulty, probes },
+          { name: 'clean', transport: 'stdio', ...clean, probes },
+        ],
+      }),
+    );
+    const recording = join(dir, 'thrice.jsonl');
+    const single = join(dir, 'single');
+    const r = await runCli(['run', '--config', config, '--out', single, '--record', recording]);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const report = await readReport(single);
+    const echo = report.agents[0]!.outcomes.filter((o) => o.check === 'envelope.context-echo' && o.tool === 'get_products');
+    expect(echo.map((o) => o.status)).toEqual(['fail', 'fail', 'fail']); // report.json keeps every outcome
+    const xml = await readFile(join(single, 'junit.xml'), 'utf8');
+    expect(xml.match(/name="faulty &gt; envelope\.context-echo › get_products"/g)).toHaveLength(1);
+    expect(xml).toMatch(
+      /name="faulty &gt; envelope\.context-echo › get_products" time="[^"]*">\s*<failure message="3 of 3 calls failed: call #\d+: at \//,
+    );
+    expect(xml).not.toMatch(/› get_products \(2\)/);
+    const statuses = await junitStatuses(join(single, 'junit.xml'));
+    expect(statuses.get('faulty &gt; envelope.context-echo › get_products')).toBe('fail');
+    expect(statuses.get('clean &gt; envelope.context-echo › get_products')).toBe('pass');
+
+    const blobs = join(dir, 'blobs');
+    const shardStatuses = new Map<string, string>();
+    for (const shard of ['1/2', '2/2']) {
+      const out = join(dir, `shard-${shard[0]}`);
+      const s = await runCli([
+        'run',
+        '--replay',
+        recording,
+        '--config',
+        config,
+        '--shard',
+        shard,
+        '--out',
+        out,
+        '--reporter',
+        'junit,blob',
+      ]);
+      expect([0, 1], s.stdout + s.stderr).toContain(s.code);
+      for (const [k, v] of await junitStatuses(join(out, 'junit.xml'))) shardStatuses.set(k, v);
+      for (const f of await readdir(join(out, 'blob'))) await copyFile(join(out, 'blob', f), join(await mkdirp(blobs), f));
+    }
+    expect(shardStatuses).toEqual(statuses);
+    const merged = join(dir, 'merged');
+    const m = await runCli(['run', '--merge-reports', blobs, '--out', merged]);
+    expect(m.code, m.stdout + m.stderr).toBe(1);
+    expect(await junitStatuses(join(merged, 'junit.xml'))).toEqual(statuses);
+    expect(await readFile(join(merged, 'junit.xml'), 'utf8')).toMatch(/<failure message="3 of 3 calls failed: call #\d+: at \//);
+    expect(outcomeSet(await readReport(merged))).toEqual(outcomeSet(report));
+    if (canValidateJunit) validateJunit(join(merged, 'junit.xml'));
   });
 
   test('an unreachable agent exits 3 with a failing transport.initialize', async () => {

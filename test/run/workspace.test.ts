@@ -33,9 +33,9 @@ describe('createWorkspace', () => {
     expect((await readdir(a.root)).sort()).toEqual(['seller-a.adcp.test.ts', 'seller-b.adcp.test.ts']);
     expect(await readFile(a.files[0]!, 'utf8')).toContain('defineAgentSuite("seller-a")');
 
-    await a.writeData('seller-b', { facts: {} as never, outcomes: [], strict: false });
-    expect(JSON.parse(await readFile(join(a.dataDir, 'seller-b.json'), 'utf8'))).toMatchObject({ outcomes: [] });
-    await expect(a.writeData('nobody', { facts: {} as never, outcomes: [], strict: false })).rejects.toThrow(/no suite file/);
+    await a.writeData('seller-b', { facts: {} as never, cases: [], strict: false, junitAll: false });
+    expect(JSON.parse(await readFile(join(a.dataDir, 'seller-b.json'), 'utf8'))).toMatchObject({ cases: [] });
+    await expect(a.writeData('nobody', { facts: {} as never, cases: [], strict: false, junitAll: false })).rejects.toThrow(/no suite file/);
 
     await a.dispose();
     expect(existsSync(a.dir)).toBe(false);

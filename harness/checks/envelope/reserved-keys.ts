@@ -15,6 +15,33 @@ export const WALK_BUDGET = 20_000_000;
 
 /** The first reserved key in a JSON value (own keys only), or null; `complete` is false when the budget ran out first. */
 export function findReservedKey(root: unknown, base: string, budget = WALK_BUDGET): { hit: string | null; complete: boolean } {
+  // Nearly every answer has no reserved key: a walk that builds no path says so first (the same order and
+  // budget, so the same answer); only a hit is walked again, with the paths, to name where it is.
+  const quick = scanForReservedKey(root, budget);
+  if (!quick.hit) return { hit: null, complete: quick.complete };
+  return findReservedKeyAt(root, base, budget);
+}
+
+/** findReservedKey's walk without the paths: whether a reserved key is there, and whether the walk finished. */
+function scanForReservedKey(root: unknown, budget: number): { hit: boolean; complete: boolean } {
+  const stack: unknown[] = [root];
+  let visited = 0;
+  while (stack.length > 0) {
+    if (++visited > budget) return { hit: false, complete: false };
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push(node[i]);
+      continue;
+    }
+    const keys = Object.keys(node);
+    for (const k of keys) if (RESERVED.has(k)) return { hit: true, complete: true };
+    for (let i = keys.length - 1; i >= 0; i--) stack.push(own(node, keys[i]!));
+  }
+  return { hit: false, complete: true };
+}
+
+function findReservedKeyAt(root: unknown, base: string, budget: number): { hit: string | null; complete: boolean } {
   const stack: Array<[unknown, string]> = [[root, base]];
   let visited = 0;
   while (stack.length > 0) {
