@@ -15,8 +15,9 @@ import { toJsonText } from '../capture/json-text.ts';
 import type { AgentCapture } from '../capture/exchange.ts';
 import type { Outcome } from '../checks/check.ts';
 import type { SchemaSource, SchemaSourceSpec } from '../schemas/source.ts';
-import { describeSchemaStep, type SchemaStep } from '../schemas/schema-step.ts';
+import { describeSchemaStep } from '../schemas/schema-step.ts';
 import type { Blocked, JudgeJob, WorkerMessage } from './judge-worker.ts';
+import { PROGRESS_BYTES, readRunning, type Running } from './judge-progress.ts';
 
 export interface JudgeBudget {
   /** Wall time for judging one agent (schema compilation included), in ms. */
@@ -147,12 +148,6 @@ async function selectedIds(select: SandboxOptions['select']): Promise<string[] |
 
 const PREPARING = 'preparing (starting the worker, reading the capture, loading the AdCP schemas)';
 
-/** What was running, for a failure message. */
-interface Running {
-  check?: { check: string; subject: string };
-  schema?: SchemaStep;
-}
-
 function runningText(r: Running): string {
   const parts: string[] = [];
   if (r.check) parts.push(`running ${r.check.check} on ${r.check.subject}`);
@@ -216,7 +211,13 @@ function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput)
   const id = nextJob++;
 
   return new Promise<Attempt>((resolve) => {
-    const running: Running = {};
+    // What the worker is running: it writes each step here (judge-progress.ts); read only when needed.
+    const progress = new SharedArrayBuffer(PROGRESS_BYTES);
+    const fromMessages: Running = {};
+    const running = (): Running => {
+      const shared = readRunning(progress);
+      return shared.check || shared.schema ? shared : fromMessages;
+    };
     let phase: 'start' | 'prepare' | 'judge' = reused ? 'prepare' : 'start';
     let timer: NodeJS.Timeout | undefined;
     let settled = false;
@@ -240,8 +241,11 @@ function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput)
       resolve(result);
     };
     const fail = (reason: string, block?: Blocked): void => finish(block ? { ok: false, reason, block } : { ok: false, reason }, false);
-    const where = (): string => (phase === 'judge' ? runningText(running) : PREPARING);
-    const overTime = (): void => fail(overTimeReason(budget.timeMs, running), blockFor(running, `longer than ${budget.timeMs} ms`));
+    const where = (): string => (phase === 'judge' ? runningText(running()) : PREPARING);
+    const overTime = (): void => {
+      const now = running();
+      fail(overTimeReason(budget.timeMs, now), blockFor(now, `longer than ${budget.timeMs} ms`));
+    };
     const arm = (ms: number, onTimeout: () => void): void => {
       if (timer) clearTimeout(timer);
       timer = setTimeout(onTimeout, ms);
@@ -249,7 +253,7 @@ function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput)
 
     const send = (): void => {
       // Copied, not transferred: a later attempt sends the same bytes again.
-      const job: JudgeJob = { type: 'judge', id, capture: bytes, source, checks, blocked };
+      const job: JudgeJob = { type: 'judge', id, capture: bytes, source, checks, blocked, progress };
       worker.postMessage(job);
       phase = 'prepare';
       arm(budget.prepareMs, () =>
@@ -283,12 +287,12 @@ function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput)
           return;
         case 'step':
           if (m.id === id) {
-            running.check = { check: m.check, subject: m.subject };
-            running.schema = undefined;
+            fromMessages.check = { check: m.check, subject: m.subject };
+            fromMessages.schema = undefined;
           }
           return;
         case 'schema-step':
-          if (m.id === id) running.schema = m.step;
+          if (m.id === id) fromMessages.schema = m.step;
           return;
         case 'failed':
           if (m.id === id) fail(`judging failed: ${m.reason}`);
@@ -304,7 +308,7 @@ function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput)
     }
     function onError(err: Error): void {
       if ((err as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        const block = phase === 'judge' ? blockFor(running, `more than the ${budget.memoryMb} MB memory budget`) : undefined;
+        const block = phase === 'judge' ? blockFor(running(), `more than the ${budget.memoryMb} MB memory budget`) : undefined;
         fail(`judging used more than its memory budget of ${budget.memoryMb} MB and was stopped while ${where()}`, block);
       } else {
         fail(`the judge stopped with an error while ${where()}: ${err.message}`);

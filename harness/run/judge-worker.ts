@@ -10,6 +10,7 @@ import { catalog } from '../checks/catalog.ts';
 import { untested, type AgentCheck, type Check, type CheckContext, type ExchangeCheck, type Outcome } from '../checks/check.ts';
 import { judgeAgent, toolName } from '../checks/engine.ts';
 import { createSchemaService, schemaSourceFromSpec, type SchemaSourceSpec, type SchemaStep } from '../schemas/index.ts';
+import { progressWriter, type ProgressWriter } from './judge-progress.ts';
 
 export interface JudgeJob {
   type: 'judge';
@@ -21,6 +22,8 @@ export interface JudgeJob {
   checks: string[] | null;
   /** Steps an earlier attempt ran past the budget in: not run again, reported with the reason. */
   blocked: Blocked[];
+  /** Where the worker says which step it is running (judge-progress.ts); without it, a `step` message per step. */
+  progress?: SharedArrayBuffer;
 }
 
 export type Blocked =
@@ -55,8 +58,8 @@ const SESSION = 'the session';
  * The catalog with each judge announcing itself first (a deadline then names the check that was running)
  * and the blocked (check, subject) pairs answered `untested` with their reason instead of being run.
  */
-function announced(checks: readonly Check[], id: number, blocked: readonly Blocked[]): Check[] {
-  const step = (check: string, subject: string) => post({ type: 'step', id, check, subject });
+function announced(checks: readonly Check[], id: number, blocked: readonly Blocked[], progress?: ProgressWriter): Check[] {
+  const step = progress ? progress.check : (check: string, subject: string) => post({ type: 'step', id, check, subject });
   const stopped = (check: string, subject: string) =>
     blocked.find((b): b is Extract<Blocked, { kind: 'check' }> => b.kind === 'check' && b.check === check && b.subject === subject);
   return checks.map((c): Check => {
@@ -96,11 +99,12 @@ async function judge(job: JudgeJob): Promise<void> {
   ) as AgentCapture;
   const notes: string[] = [];
   const ctx: CheckContext = {};
+  const progress = job.progress ? progressWriter(job.progress) : undefined;
   let adcpVersion: { version: string; reason: string } | null = null;
   if (capture.initialize?.ok) {
     try {
       const schemas = await createSchemaService(capture, schemaSourceFromSpec(job.source), {
-        onStep: (step) => post({ type: 'schema-step', id, step }),
+        onStep: progress ? progress.schema : (step) => post({ type: 'schema-step', id, step }),
         blocked: (step) =>
           job.blocked.find((b) => b.kind === 'schema' && b.action === step.action && b.tool === step.tool && b.schema === step.schema)
             ?.reason,
@@ -117,7 +121,12 @@ async function judge(job: JudgeJob): Promise<void> {
   const wanted = job.checks ? new Set(job.checks) : null;
   let outcomes: Outcome[];
   try {
-    outcomes = judgeAgent(capture, ctx, wanted ? (checkId) => wanted.has(checkId) : undefined, announced(catalog, id, job.blocked));
+    outcomes = judgeAgent(
+      capture,
+      ctx,
+      wanted ? (checkId) => wanted.has(checkId) : undefined,
+      announced(catalog, id, job.blocked, progress),
+    );
   } catch (err) {
     outcomes = [];
     notes.push(`judging failed: ${errorText(err)}`);
