@@ -155,11 +155,13 @@ function toolsList(m) {
     const deep = '{"type":"object","properties":{"a":'.repeat(10_000) + '{"type":"string"}' + '}}'.repeat(10_000);
     return out(JSON.stringify(rpcResult(m.id, { tools: [{ ...base, outputSchema }] })).replace('"@@DEEP_SCHEMA@@"', deep) + '\n');
   }
-  send(rpcResult(m.id, { tools: [outputSchema ? { ...base, outputSchema } : base] }));
   if (behaviour === 'answers-before-request') {
-    // The next requests will be ids m.id + 1 …: answer them now, before any was sent.
+    // The next requests will be ids m.id + 1 …: answer them now, before any was sent — written before the
+    // tools/list answer, so they arrive before the harness can send anything (else, on a loaded machine,
+    // an "early" answer could land after its request went out and be a real answer).
     for (let i = 1; i <= 5; i++) send(rpcResult(m.id + i, callResult(capabilities(token, { early: i }))));
   }
+  send(rpcResult(m.id, { tools: [outputSchema ? { ...base, outputSchema } : base] }));
 }
 
 /** The outputSchema of a schema behaviour (undefined: none declared). */
