@@ -12,7 +12,7 @@ import { toolVersions } from '../version.ts';
 import { gateExitCode } from '../report/model.ts';
 import { compareReports, loadPreviousReport, type PreviousReport } from '../report/compare.ts';
 import { checkExpectIds, renderBaselineYaml } from './baseline.ts';
-import { reverifyFailures, type ReverifyItem } from './reverify.ts';
+import { mayReverify, reverifyFailures, type ReverifyItem } from './reverify.ts';
 import { sellerText, stripUnsafe, truncate } from '../sanitize.ts';
 import { paintFor, renderTerminalSummary } from '../report/terminal.ts';
 import { captureAll, captureDurations } from './capture-all.ts';
@@ -86,11 +86,37 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
     // not when storyboards run: they come after every probe, and are judged with the agent.
     const ahead = new JudgeAhead(warming);
     const byName = new Map(targets.map((t) => [t.name, t]));
+    // Each agent's data once judged, and its test cases; vitest's reporters read both from here at the end.
+    const judged = new Map<string, AgentSuiteData>();
+    const casesByName = new Map<string, TestCase[]>();
+    /** Agents whose data file is written: their suites ran (or run) while the others are still probed. */
+    const written = new Set<string>();
+    const writeFinal = async (ws: Workspace, name: string, data: AgentSuiteData): Promise<void> => {
+      if (written.has(name)) return;
+      written.add(name);
+      // One test case per check × tool (harness/report/test-cases.ts), decided here once; the outcomes go
+      // into the data file only for a blob.
+      const cases = testCases(data.outcomes, data.junitAll === true, data.strict);
+      casesByName.set(name, cases);
+      await ws.writeData(name, suiteFile(data, cases, opts.reporters.has('blob')));
+    };
     const judgeEarly =
       opts.storyboards === undefined
         ? (agent: AgentConfig, capture: AgentCapture) => {
             const target = byName.get(agent.name);
-            if (target) ahead.start(capture, () => judgeOne(target, capture, new Map()));
+            if (!target) return;
+            const judging = () => judgeOne(target, capture, new Map());
+            ahead.start(capture, judging);
+            // An agent nothing will be asked of again (re-verification) is final once judged: its data is
+            // written now, so vitest runs its suite while the other agents are still probed.
+            void ahead
+              .take(capture, judging)
+              .then(async (data) => {
+                if (interrupted.aborted || (opts.reverify !== false && target.config && mayReverify(capture, data, opts.strict))) return;
+                data.runAgents = targets.length;
+                if (workspace) await writeFinal(workspace, target.name, data);
+              })
+              .catch(() => {}); // written at the end instead
           }
         : undefined;
     // vitest takes seconds to import: load it while the agents are being probed.
@@ -103,9 +129,6 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
     // Unsharded, every agent runs: probe at once. Sharded, vitest first says which agents are ours.
     probing = opts.shard ? undefined : sessionsOf(targets, opts, interrupted, judgeEarly);
     const { keysInShard, openVitest } = await vitestDriver;
-    // Each agent's data once judged, and its test cases; vitest's reporters read both from here at the end.
-    const judged = new Map<string, AgentSuiteData>();
-    const casesByName = new Map<string, TestCase[]>();
     const nameOfKey = new Map([...ws.keys].map(([name, key]) => [key, name]));
     const driven = await openVitest({
       root: ws.root,
@@ -158,13 +181,8 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
       }
       // A failing read-only call is asked once more in a fresh session before it is reported (flaky).
       if (opts.reverify !== false && !interrupted.aborted) await reverify(chosen, captures, judged, opts, schemaSource, interrupted);
-      // One test case per check × tool (harness/report/test-cases.ts), decided here once; the outcomes go
-      // into the data file only for a blob.
-      for (const [name, data] of judged) {
-        const cases = testCases(data.outcomes, data.junitAll === true, data.strict);
-        casesByName.set(name, cases);
-        await ws.writeData(name, suiteFile(data, cases, opts.reporters.has('blob')));
-      }
+      // The rest (re-verified, storyboards, replays), now that they are final.
+      for (const [name, data] of judged) await writeFinal(ws, name, data);
 
       await ws.abandon(); // every judged agent's data is written: a suite still waiting has none coming
       const vitestError = await running;

@@ -69,6 +69,14 @@ function probeOf(config: AgentConfig, capture: AgentCapture, i: number): Probe {
 }
 
 /** Marks `flaky` on every failing outcome of a repeatable call whose second answer passed. Never throws. */
+/**
+ * Whether re-verification would ask anything of this agent again (the same test reverifyAgent makes): when
+ * not, its judged data is final as soon as it is judged, and its suite need not wait for the others.
+ */
+export function mayReverify(capture: AgentCapture, data: Pick<AgentSuiteData, 'outcomes' | 'facts'>, strict: boolean): boolean {
+  return capture.initialize.ok && data.facts.incomplete === null && repeatableCalls(capture, data, strict).length > 0;
+}
+
 export async function reverifyFailures(items: readonly ReverifyItem[], opts: ReverifyOptions): Promise<void> {
   const limit = pLimit(opts.concurrency);
   await Promise.all(
