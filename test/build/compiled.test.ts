@@ -2,32 +2,14 @@
 // runs from dist/ — and keeps running with every TypeScript source deleted, so nothing is transpiled at run
 // time: the CLI, the reference seller it spawns, vitest's agent suites, the catalog and fault loaders. A
 // source newer than the build sends the entry points back to the sources (a development checkout).
-import { execFile } from 'node:child_process';
-import { cp, readdir, readFile, rm, symlink, utimes } from 'node:fs/promises';
+import { readdir, readFile, rm, utimes } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ROOT, tempDirs } from '../run/cli.helpers.ts';
+import { buildCopy, node, type Result } from './build.helpers.ts';
 
 const tmp = tempDirs();
-const COPIED = ['harness', 'sellers', 'suites', 'config', 'bin', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function node(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Result> {
-  return new Promise((done) =>
-    execFile(
-      process.execPath,
-      args,
-      { cwd, env: { ...process.env, CI: '1', NO_COLOR: '1', ...env }, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => done({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),
-    ),
-  );
-}
 
 async function files(dir: string, ext: string): Promise<string[]> {
   return (await readdir(dir, { recursive: true })).filter((f) => f.endsWith(ext)).map((f) => join(dir, f));
@@ -38,9 +20,7 @@ describe('the compiled build', () => {
   let build: Result;
   beforeAll(async () => {
     project = await tmp('compiled');
-    for (const entry of COPIED) await cp(join(ROOT, entry), join(project, entry), { recursive: true });
-    await symlink(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
-    build = await node(project, ['scripts/build.mjs']);
+    build = await buildCopy(project);
   }, 180_000);
 
   test('scripts/build.mjs compiles harness/, sellers/ and suites/ to dist/ with their data files and a stamp', async () => {

@@ -2,32 +2,14 @@
 // dist/schemas-compiled/, and the compiled harness uses them — without any TypeScript source, and only as
 // long as nothing says otherwise (ADCP_CONFORMANCE_NO_PRECOMPILED=1). The validators' equivalence with
 // the ones compiled at run time is test/schemas/precompiled.test.ts.
-import { execFile } from 'node:child_process';
-import { cp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { ROOT, tempDirs } from '../run/cli.helpers.ts';
+import { tempDirs } from '../run/cli.helpers.ts';
+import { buildCopy, node, type Result } from './build.helpers.ts';
 
 const tmp = tempDirs();
-const COPIED = ['harness', 'sellers', 'suites', 'config', 'bin', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function node(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Result> {
-  return new Promise((done) =>
-    execFile(
-      process.execPath,
-      args,
-      { cwd, env: { ...process.env, CI: '1', NO_COLOR: '1', ...env }, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => done({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),
-    ),
-  );
-}
 
 /** Run in the built copy: which validators of the 3.0.6 tree a registry takes from the build. */
 const PROBE = `
@@ -51,9 +33,7 @@ describe('the build precompiles the AdCP validators', () => {
   let build: Result;
   beforeAll(async () => {
     project = await tmp('precompiled');
-    for (const entry of COPIED) await cp(join(ROOT, entry), join(project, entry), { recursive: true });
-    await symlink(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
-    build = await node(project, ['scripts/build.mjs']);
+    build = await buildCopy(project);
   }, 180_000);
 
   test('dist/schemas-compiled holds a manifest and one ESM module per task of each @adcp/sdk tree', async () => {
