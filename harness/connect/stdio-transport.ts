@@ -149,7 +149,9 @@ export class HarnessStdioTransport implements Transport {
       const end = (code: number | null, signal: NodeJS.Signals | null): void => {
         if (ended) return;
         ended = true;
-        this.flushLine();
+        // A line still being cut stays cut: output the pipe still holds after the end (the exit timer below
+        // fires before a slow 50 MiB line has drained) must not turn its tail into a junk line.
+        if (!this.discarding) this.flushLine();
         if (!this.closing) {
           this.exit = { code, signal };
           this.opts.onExit?.(this.exit);

@@ -89,16 +89,22 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
     // Each agent's data once judged, and its test cases; vitest's reporters read both from here at the end.
     const judged = new Map<string, AgentSuiteData>();
     const casesByName = new Map<string, TestCase[]>();
-    /** Agents whose data file is written: their suites ran (or run) while the others are still probed. */
-    const written = new Set<string>();
-    const writeFinal = async (ws: Workspace, name: string, data: AgentSuiteData): Promise<void> => {
-      if (written.has(name)) return;
-      written.add(name);
-      // One test case per check × tool (harness/report/test-cases.ts), decided here once; the outcomes go
-      // into the data file only for a blob.
-      const cases = testCases(data.outcomes, data.junitAll === true, data.strict);
-      casesByName.set(name, cases);
-      await ws.writeData(name, suiteFile(data, cases, opts.reporters.has('blob')));
+    /**
+     * Each agent's data file, once written (or being written): an agent final early has its suite run
+     * while the others are still probed. The run awaits every write before it says "no more data" (abandon).
+     */
+    const writes = new Map<string, Promise<void>>();
+    const writeFinal = (ws: Workspace, name: string, data: AgentSuiteData): Promise<void> => {
+      let write = writes.get(name);
+      if (!write) {
+        // One test case per check × tool (harness/report/test-cases.ts), decided here once; the outcomes go
+        // into the data file only for a blob.
+        const cases = testCases(data.outcomes, data.junitAll === true, data.strict);
+        casesByName.set(name, cases);
+        write = ws.writeData(name, suiteFile(data, cases, opts.reporters.has('blob')));
+        writes.set(name, write);
+      }
+      return write;
     };
     const judgeEarly =
       opts.storyboards === undefined
