@@ -213,11 +213,7 @@ function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput)
   return new Promise<Attempt>((resolve) => {
     // What the worker is running: it writes each step here (judge-progress.ts); read only when needed.
     const progress = new SharedArrayBuffer(PROGRESS_BYTES);
-    const fromMessages: Running = {};
-    const running = (): Running => {
-      const shared = readRunning(progress);
-      return shared.check || shared.schema ? shared : fromMessages;
-    };
+    const running = (): Running => readRunning(progress);
     let phase: 'start' | 'prepare' | 'judge' = reused ? 'prepare' : 'start';
     let timer: NodeJS.Timeout | undefined;
     let settled = false;
@@ -284,15 +280,6 @@ function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput)
             since = performance.now();
             arm(Math.max(0, budget.timeMs - spent), overTime);
           }
-          return;
-        case 'step':
-          if (m.id === id) {
-            fromMessages.check = { check: m.check, subject: m.subject };
-            fromMessages.schema = undefined;
-          }
-          return;
-        case 'schema-step':
-          if (m.id === id) fromMessages.schema = m.step;
           return;
         case 'failed':
           if (m.id === id) fail(`judging failed: ${m.reason}`);

@@ -9,7 +9,7 @@ import type { AgentCapture, Exchange } from '../capture/exchange.ts';
 import { catalog } from '../checks/catalog.ts';
 import { untested, type AgentCheck, type Check, type CheckContext, type ExchangeCheck, type Outcome } from '../checks/check.ts';
 import { judgeAgent, toolName } from '../checks/engine.ts';
-import { createSchemaService, schemaSourceFromSpec, type SchemaSourceSpec, type SchemaStep } from '../schemas/index.ts';
+import { createSchemaService, schemaSourceFromSpec, type SchemaSourceSpec } from '../schemas/index.ts';
 import { progressWriter, type ProgressWriter } from './judge-progress.ts';
 
 export interface JudgeJob {
@@ -22,8 +22,8 @@ export interface JudgeJob {
   checks: string[] | null;
   /** Steps an earlier attempt ran past the budget in: not run again, reported with the reason. */
   blocked: Blocked[];
-  /** Where the worker says which step it is running (judge-progress.ts); without it, a `step` message per step. */
-  progress?: SharedArrayBuffer;
+  /** Where the worker says which step it is running (judge-progress.ts), read by the sandbox only when it stops it. */
+  progress: SharedArrayBuffer;
 }
 
 export type Blocked =
@@ -33,8 +33,6 @@ export type Blocked =
 export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'phase'; id: number; phase: 'prepare' | 'judge' }
-  | { type: 'step'; id: number; check: string; subject: string }
-  | { type: 'schema-step'; id: number; step: SchemaStep }
   /** Our own work inside judging (the seller's clock stops while it runs). */
   | { type: 'own-work'; id: number; what: string; running: boolean }
   | {
@@ -58,8 +56,8 @@ const SESSION = 'the session';
  * The catalog with each judge announcing itself first (a deadline then names the check that was running)
  * and the blocked (check, subject) pairs answered `untested` with their reason instead of being run.
  */
-function announced(checks: readonly Check[], id: number, blocked: readonly Blocked[], progress?: ProgressWriter): Check[] {
-  const step = progress ? progress.check : (check: string, subject: string) => post({ type: 'step', id, check, subject });
+function announced(checks: readonly Check[], blocked: readonly Blocked[], progress: ProgressWriter): Check[] {
+  const step = progress.check;
   const stopped = (check: string, subject: string) =>
     blocked.find((b): b is Extract<Blocked, { kind: 'check' }> => b.kind === 'check' && b.check === check && b.subject === subject);
   return checks.map((c): Check => {
@@ -99,12 +97,12 @@ async function judge(job: JudgeJob): Promise<void> {
   ) as AgentCapture;
   const notes: string[] = [];
   const ctx: CheckContext = {};
-  const progress = job.progress ? progressWriter(job.progress) : undefined;
+  const progress = progressWriter(job.progress);
   let adcpVersion: { version: string; reason: string } | null = null;
   if (capture.initialize?.ok) {
     try {
       const schemas = await createSchemaService(capture, schemaSourceFromSpec(job.source), {
-        onStep: progress ? progress.schema : (step) => post({ type: 'schema-step', id, step }),
+        onStep: progress.schema,
         blocked: (step) =>
           job.blocked.find((b) => b.kind === 'schema' && b.action === step.action && b.tool === step.tool && b.schema === step.schema)
             ?.reason,
@@ -121,12 +119,7 @@ async function judge(job: JudgeJob): Promise<void> {
   const wanted = job.checks ? new Set(job.checks) : null;
   let outcomes: Outcome[];
   try {
-    outcomes = judgeAgent(
-      capture,
-      ctx,
-      wanted ? (checkId) => wanted.has(checkId) : undefined,
-      announced(catalog, id, job.blocked, progress),
-    );
+    outcomes = judgeAgent(capture, ctx, wanted ? (checkId) => wanted.has(checkId) : undefined, announced(catalog, job.blocked, progress));
   } catch (err) {
     outcomes = [];
     notes.push(`judging failed: ${errorText(err)}`);
