@@ -36,12 +36,16 @@ function minimal(task: (typeof TASKS)[number], v31: boolean): Record<string, unk
     get_signals: { signals: [] },
     create_media_buy: { media_buy_id: 'mb_1', packages: [] },
     sync_creatives: { creatives: [] },
+    update_media_buy: { media_buy_id: 'mb_1' },
+    provide_performance_feedback: { success: true },
+    activate_signal: { deployments: [] },
   };
   const out = p[task];
   if (v31) {
     out.status = 'completed';
     if (task === 'get_products' || task === 'get_signals') out.cache_scope = 'public';
     if (task === 'create_media_buy') Object.assign(out, { confirmed_at: '2026-01-01T00:00:00Z', revision: 1 });
+    if (task === 'update_media_buy') out.revision = 2;
   }
   return out;
 }

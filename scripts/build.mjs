@@ -5,8 +5,9 @@
 //   - every data file of those trees (report.schema.json, known-defects.json, …), same relative path;
 //   - config/*.json (the config's JSON Schema, read as ../../config/… from dist/harness/config/);
 //   - dist/package.json: the build's package scope (ESM) and the version harness/version.ts reports;
-//   - dist/schemas-compiled/: the AdCP response validators of every task of the schema trees bundled with
-//     @adcp/sdk, as Ajv standalone code (harness/schemas/precompile.ts), so a run loads them instead of
+//   - dist/schemas-compiled/: the AdCP response validators of every task of every tree of the default
+//     schema source (the official trees shipped in adcp-schemas/ when present, then those bundled with
+//     @adcp/sdk), as Ajv standalone code (harness/schemas/precompile.ts), so a run loads them instead of
 //     compiling them (harness/schemas/precompiled.ts says when they are used). Should that step fail, the
 //     build goes on without them: the validators are then compiled at run time, as from the sources.
 // It builds into a fresh directory and swaps it in, then writes dist/.build-stamp last: bin/entry.js runs

@@ -9,11 +9,12 @@ import { openTransport, PermissiveResult, PinnedClient, type Session } from '../
 import type { HarnessStdioTransport } from '../connect/stdio-transport.ts';
 import type { AgentCapture, Exchange, ExchangeOutcome, ExchangeScenario, ScenarioRecord, TransportFailure } from './exchange.ts';
 import { correlationId, defaultProbes, withContext } from './probes.ts';
-import { SCENARIO } from './scenario-facts.ts';
 import { runScenarios } from './scenarios.ts';
-import { unauthenticatedScenario } from './unauthenticated.ts';
+import { AUTH_SCENARIOS, unauthenticatedScenario } from './unauthenticated.ts';
 import { redactDeep, usableSecrets } from '../config/redact.ts';
 import { agentFacts } from './agent-facts.ts';
+import { extractSuccess } from '../extract/success.ts';
+import { chooseAdcpPin, type AdcpPin } from '../schemas/version.ts';
 
 export interface CaptureOptions {
   signal?: AbortSignal;
@@ -24,6 +25,12 @@ export interface CaptureOptions {
   onWire?: CallTracker['onWire'];
   /** The probes to make, chosen from the listed tools, when the config names none (default: defaultProbes). */
   probes?: (tools: ReadonlyArray<{ name: string }>) => Probe[];
+  /**
+   * Full versions of the AdCP schema trees the harness has (`['3.1.19', '3.0.26', …]`, the schema source's
+   * `versions()`): the pin is the newest release of the seller's `supported_versions` among them. Absent:
+   * only the config's `adcpVersion` pins.
+   */
+  adcpReleases?: readonly string[];
 }
 
 /** tools/list pages followed; a seller still sending a nextCursor past it is flagged (endless pagination). */
@@ -36,6 +43,8 @@ const START_EXIT_WAIT_MS = 500;
 /** Lines of a start-up failure's stderr quoted in the initialize failure message. */
 const STDERR_QUOTE_LINES = 3;
 
+/** The discovery task: always sent unpinned (its answer tells which releases the seller serves). */
+const CAPABILITIES = 'get_adcp_capabilities';
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)).unref());
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 /** Own property of a seller object, never through its prototype chain. */
@@ -76,6 +85,8 @@ class AgentRun {
   private deadline = 0;
   private negotiated?: string;
   private tools: unknown[] = [];
+  /** The AdCP release pinned on calls after get_adcp_capabilities (decided at the first such call). */
+  private pin?: AdcpPin;
 
   constructor(
     private readonly agent: AgentConfig,
@@ -162,6 +173,7 @@ class AgentRun {
       ...(this.tracker.violationsOmitted > 0 ? { protocolViolationsOmitted: this.tracker.violationsOmitted } : {}),
       ...(s.aborted || aborted ? { aborted: (s.aborted ?? aborted)! } : {}),
       ...(s.scenarios ? { scenarios: s.scenarios.map((r) => ({ ...r })) } : {}),
+      ...(this.pin ? { adcpPin: { release: this.pin.release ?? null, reason: this.pin.reason } } : {}),
     };
     return usableSecrets(this.secrets).length ? (redactDeep(out, this.secrets) as AgentCapture) : out;
   }
@@ -219,11 +231,16 @@ class AgentRun {
       agent: this.agent,
       listed,
       exchanges: () => this.state.exchanges,
-      call: async (tool: string, args: Record<string, unknown>, scenario: ExchangeScenario): Promise<Exchange | undefined> => {
+      call: async (
+        tool: string,
+        args: Record<string, unknown>,
+        scenario: ExchangeScenario,
+        opts?: { context?: false },
+      ): Promise<Exchange | undefined> => {
         if (this.blocked(`scenario ${scenario.name} step ${scenario.step} not run`)) return undefined;
         this.progress(`${scenario.name}: call ${tool} (${scenario.step})`);
         const x = {
-          ...(await this.callTool({ tool, arguments: args, intent: 'valid' }, this.state.exchanges.length)),
+          ...(await this.callTool({ tool, arguments: args, intent: 'valid' }, this.state.exchanges.length, opts?.context === false)),
           scenario: { ...scenario },
         };
         this.state.exchanges.push(x);
@@ -233,7 +250,7 @@ class AgentRun {
     const ended = (): boolean => this.stopped !== undefined || this.state.aborted !== undefined;
     await runScenarios(host, ended, (r) => records.push(r));
     if (ended()) {
-      records.push({ name: SCENARIO.unauthenticated, status: 'untested', reason: 'the session ended before this scenario ran' });
+      for (const name of AUTH_SCENARIOS) records.push({ name, status: 'untested', reason: 'the session ended before this scenario ran' });
       return;
     }
     const sub = (bare: AgentConfig) =>
@@ -242,11 +259,11 @@ class AgentRun {
         ...(this.opts.signal ? { signal: this.opts.signal } : {}),
         onProgress: (e) => this.progress(`unauthenticated: ${e.step}`),
       });
-    const { record, exchange } = await unauthenticatedScenario(this.agent, this.state.exchanges, sub, this.remaining(), () =>
-      this.progress('unauthenticated: a call without credentials'),
+    const auth = await unauthenticatedScenario(this.agent, this.state.exchanges, sub, this.remaining(), () =>
+      this.progress('unauthenticated: a session without the real credentials'),
     );
-    if (exchange) this.state.exchanges.push(exchange);
-    records.push(record);
+    this.state.exchanges.push(...auth.exchanges);
+    records.push(...auth.records);
   }
 
   /** Spawn/connect + initialize, retried once (HTTP) on a connection error. */
@@ -472,8 +489,32 @@ class AgentRun {
     return { kind: 'result', result: value, call };
   }
 
-  private async callTool(probe: Probe, index: number): Promise<Exchange> {
-    const args = withContext(probe.arguments, correlationId(this.agent.name, index));
+  /**
+   * The pin, decided once, from the last get_adcp_capabilities answer so far (versioning.mdx, "Bidirectional
+   * negotiation"): see chooseAdcpPin.
+   */
+  private adcpPin(): AdcpPin {
+    if (this.pin) return this.pin;
+    const caps = [...this.state.exchanges].reverse().find((x) => x.tool === CAPABILITIES && x.outcome.kind === 'result');
+    const payload = caps?.outcome.kind === 'result' ? extractSuccess(caps.outcome.result) : undefined;
+    this.pin = chooseAdcpPin(payload ?? undefined, this.opts.adcpReleases ?? [], this.agent.adcpVersion);
+    return this.pin;
+  }
+
+  /** Arguments with the pin added, unless they set `adcp_version` or `adcp_major_version` themselves. */
+  private pinned(tool: string, args: Record<string, unknown>): Record<string, unknown> {
+    if (tool === CAPABILITIES || Object.hasOwn(args, 'adcp_version') || Object.hasOwn(args, 'adcp_major_version')) return args;
+    const pin = this.adcpPin();
+    if (pin.release === undefined || pin.major === undefined) return args;
+    return { ...args, adcp_version: pin.release, adcp_major_version: pin.major };
+  }
+
+  /** `withoutContext`: sent as given, without the `context` object every other call carries (a scenario's own choice). */
+  private async callTool(probe: Probe, index: number, withoutContext = false): Promise<Exchange> {
+    const args = this.pinned(
+      probe.tool,
+      withoutContext ? { ...probe.arguments } : withContext(probe.arguments, correlationId(this.agent.name, index)),
+    );
     const request = { name: probe.tool, arguments: args };
     const startedAt = new Date().toISOString();
     const stdio = this.session?.stdio;

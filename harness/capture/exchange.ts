@@ -118,6 +118,11 @@ export interface ScenarioRecord {
    * so no Exchange): at `initialize` (the session could not even start) or at the `tools/call` itself.
    */
   refusal?: { at: 'initialize' | 'tools/call'; status: number; wwwAuthenticate?: string; bodyExcerpt?: string; message: string };
+  /**
+   * `public-discovery` only: the discovery calls made without credentials that got an HTTP refusal (no
+   * JSON-RPC answer, so no Exchange), by tool.
+   */
+  refusals?: Array<{ tool: string; status: number; wwwAuthenticate?: string; bodyExcerpt?: string; message: string }>;
 }
 
 export interface ServerInfo {
@@ -177,4 +182,9 @@ export interface AgentCapture {
   aborted?: TransportFailure;
   /** The business-rule scenarios considered after the probes, in order; absent in recordings made before them. */
   scenarios?: ScenarioRecord[];
+  /**
+   * The AdCP release the harness pinned (`adcp_version`, with `adcp_major_version`) on every call after
+   * get_adcp_capabilities, and why; `release: null` when it pinned none. Absent in older recordings.
+   */
+  adcpPin?: { release: string | null; reason: string };
 }

@@ -22,7 +22,10 @@ interface AgentBase {
   timeouts: Timeouts;
   /** MCP protocol revision to request in `initialize` (default: the SDK's latest). */
   protocolVersion?: string;
-  /** AdCP version to assume when the seller does not say. */
+  /**
+   * AdCP release to pin (`3.1`, release precision): every call after get_adcp_capabilities carries it as
+   * `adcp_version`; also the release to judge at when the seller does not say.
+   */
   adcpVersion?: string;
   production: boolean;
   sandbox: boolean;
@@ -46,9 +49,10 @@ export interface HttpAgentConfig extends AgentBase {
   url: string;
   headers: Record<string, string>;
   /**
-   * Names of the headers whose values came from `${VAR}` or `{fromFile}` (the credentials): the
-   * unauthenticated scenario repeats a call without them. When absent, headers whose names say so
-   * (Authorization, Cookie, *api-key*, *token* …) are taken for credentials.
+   * Names of the headers that carry the credential (config `credentialHeaders`, spelled as in `headers`):
+   * the authentication scenarios leave them out, or send them with a wrong value. When absent,
+   * Authorization and headers whose names say so (Cookie, *api-key*, *token* …) are taken for credentials
+   * (harness/capture/unauthenticated.ts credentialHeaders, the one definition).
    */
   credentialHeaders?: string[];
 }

@@ -247,6 +247,7 @@ function card(a: AgentReport, i: number, strict: boolean, harness: string): stri
     `<h3>${h(a.name)}</h3>`,
     `<p class="verdict v-${v}">${VERDICT_MARK[v]} ${h(v)}</p>`,
     `<p class="muted">${h(verdictText(v, a.adcpVersion, harness))}</p>`,
+    a.adcpVersionReason ? `<p class="muted" data-adcp-release>AdCP ${h(a.adcpVersion ?? '—')}: ${h(a.adcpVersionReason)}</p>` : '',
     `<p class="muted">${h(a.transport)} · MCP ${h(a.protocolVersion ?? '—')} · ${h([a.server.name, a.server.version].filter((s) => s !== null).join(' ') || 'server unknown')}</p>`,
     `<ul class="counts">${counts.map(([k, n]) => `<li data-count="${h(k)}">${h(k)} <span class="n">${n}</span></li>`).join('')}</ul>`,
     why ? `<p class="v-incomplete">${h(why)}</p>` : '',

@@ -16,6 +16,7 @@ import {
   regressionCount,
   runVerdict,
   storyboardCounts,
+  storyboardScope,
   verdictText,
   type AgentReport,
   type ReportOutcome,
@@ -87,6 +88,14 @@ export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMM
     return `| ${md(a.name)} | ${MARK[v]} ${md(verdictText(v, a.adcpVersion, harness))} | ${a.transport} ${md(a.protocolVersion ?? '—')} | ${md(server)} | ${md(a.adcpVersion ?? '—')} | ${c.pass} | ${c.fail} | ${c.warn} | ${c.untested} | ${c.notApplicable} | ${c.baselined} |`;
   });
   add('Agents', head, agentRows);
+  // The release each agent was judged at, its patch, the schema source and why (the AdCP column's reason).
+  const releases = report.agents.filter((a) => a.adcpVersionReason);
+  if (releases.length)
+    add(
+      'AdCP releases',
+      ['', '## AdCP release judged', ''],
+      releases.map((a) => `- **${md(a.name)}**: AdCP ${md(a.adcpVersion ?? '—')} — ${md(a.adcpVersionReason ?? '')}`),
+    );
 
   const incomplete = report.agents.map((a) => ({ a, why: incompleteReason(a, report.strict) })).filter((x) => x.why !== null);
   if (incomplete.length)
@@ -130,7 +139,13 @@ export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMM
     const how = sb?.strict ? 'counted (--strict-storyboards)' : 'advisory: not in the verdict';
     add(
       'Storyboards',
-      ['', `## Storyboards ${md(sb?.selection ?? '')}`, '', `AdCP storyboard corpus ${md(sb?.corpusVersion ?? '?')}; ${how}.`, ''],
+      [
+        '',
+        `## Storyboards ${md(sb?.selection ?? '')}`,
+        '',
+        `AdCP storyboard corpus ${md(sb?.corpusVersion ?? '?')}; ${how}. The corpus ${storyboardScope(sb?.corpusVersion ?? '?')}.`,
+        '',
+      ],
       sbRows,
     );
     outcomeSection(add, 'Storyboard failures', report.agents, (o) => o.check.startsWith('storyboard.') && o.status === 'fail');

@@ -77,7 +77,7 @@ export interface RunProvenance {
   node: string;
   mcpSdkVersion: string;
   adcpSdkVersion: string;
-  schemaSource: { kind: string; location: string; versions: string[] };
+  schemaSource: { kind: string; location: string; versions: string[]; trees?: Record<string, string> };
   /** The config file's base name, or null for the embedded reference seller / a replay. */
   config: string | null;
   /** `--storyboards`: what ran, graded by which corpus (the pinned @adcp/sdk's). */
@@ -302,4 +302,14 @@ export function detailOf(o: ReportOutcome): string {
   if (o.message) return o.message;
   if (o.pointer !== undefined) return `at ${o.pointer}: expected ${o.expected ?? '?'}, found ${o.found ?? '?'}`;
   return '';
+}
+
+/**
+ * What the storyboard corpus grades, said beside it in every report: the pinned runner ships one corpus
+ * (3.0.6) and cannot run a newer one faithfully (it cannot pin adcp_version above its own schema bundle and
+ * grades response_schema against it), so a seller's newer releases are never graded by storyboards.
+ */
+export function storyboardScope(corpusVersion: string): string {
+  const release = /^\d+\.\d+/.exec(corpusVersion)?.[0] ?? corpusVersion;
+  return `grades AdCP ${release} behaviour only: a newer release a seller serves (3.1) is not graded by storyboards, as the pinned runner cannot run a newer corpus faithfully`;
 }

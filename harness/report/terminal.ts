@@ -12,6 +12,7 @@ import {
   regressionCount,
   runVerdict,
   storyboardCounts,
+  storyboardScope,
   verdictText,
   type AgentReport,
   type Comparison,
@@ -70,6 +71,7 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain): 
   for (const [n, r] of rows.entries()) {
     const a = report.agents[n];
     out.push(r.map((text, i) => (i === 1 ? colour(text)(cell(text, i)) : cell(text, i))).join('  '));
+    if (a?.adcpVersionReason) out.push(`  ${paint.dim(`AdCP ${a.adcpVersion ?? '—'}: ${a.adcpVersionReason}`)}`);
     const why = a ? incompleteReason(a, report.strict) : null;
     if (why !== null) out.push(`  ${paint.yellow(`incomplete: ${why}`)}`);
     if (a?.stderrTail) out.push(`  ${paint.dim(`stderr: ${a.stderrTail}`)}`);
@@ -141,7 +143,11 @@ function storyboardLines(report: RunReport, paint: Paint): string[] {
   const rows = report.agents.map((a) => ({ a, c: storyboardCounts(a) })).filter((r) => r.c !== null);
   if (!sb && !rows.length) return [];
   const how = sb?.strict ? 'counted: --strict-storyboards' : 'advisory: not in the verdict';
-  const out = ['', paint.bold(`Storyboards ${sb?.selection ?? ''} (AdCP storyboard corpus ${sb?.corpusVersion ?? '?'}; ${how})`)];
+  const out = [
+    '',
+    paint.bold(`Storyboards ${sb?.selection ?? ''} (AdCP storyboard corpus ${sb?.corpusVersion ?? '?'}; ${how})`),
+    `  the corpus ${storyboardScope(sb?.corpusVersion ?? '?')}`,
+  ];
   for (const { a, c } of rows) out.push(`  ${a.name}  ${c!.pass} pass, ${c!.fail} fail, ${c!.untested} untested, ${c!.notApplicable} n/a`);
   const failed = report.agents.flatMap((a) =>
     a.outcomes.filter((o) => o.check.startsWith('storyboard.') && o.status === 'fail').map((o) => ({ a, o })),

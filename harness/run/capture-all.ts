@@ -19,6 +19,8 @@ export async function captureAll(
     signal: AbortSignal;
     progress: Progress;
     wire?: (agent: AgentConfig) => CaptureOptions['onWire'];
+    /** The AdCP schema trees the harness has (full versions): the pin's candidates (CaptureOptions.adcpReleases). */
+    adcpReleases?: readonly string[];
     /** Told each agent's capture as soon as its session ends (the run judges it while the others are probed). */
     onCaptured?: (agent: AgentConfig, capture: AgentCapture) => void;
   },
@@ -37,6 +39,7 @@ export async function captureAll(
         const capture = await captureAgent(agent, {
           signal,
           onProgress: (e) => opts.progress.update(agent.name, e.step),
+          ...(opts.adcpReleases ? { adcpReleases: opts.adcpReleases } : {}),
           ...(onWire ? { onWire } : {}),
         });
         captureDurations.set(capture, performance.now() - started);

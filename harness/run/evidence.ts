@@ -5,6 +5,7 @@
 import type { AgentCapture, Exchange } from '../capture/exchange.ts';
 import type { Evidence, ReportOutcome } from '../report/model.ts';
 import { sellerText } from '../sanitize.ts';
+import { extractSuccess } from '../extract/success.ts';
 import outputConformance from '../checks/schema/output-conformance.ts';
 
 const REQUEST_CHARS = 600;
@@ -183,4 +184,35 @@ export function attachEvidence(outcomes: ReportOutcome[], capture: AgentCapture,
       o.evidence = { ...evidence };
     }
   }
+}
+
+/**
+ * The release the seller served and the one the harness pinned, for reports and `probe`: `served: adcp_version
+ * "3.1" (get_adcp_capabilities) · pinned: adcp_version 3.1 (capabilities: …)`. Bounded; own properties only.
+ */
+export function releaseFacts(capture: AgentCapture): string {
+  const parts: string[] = [];
+  const exchanges = Array.isArray(capture.exchanges) ? capture.exchanges : [];
+  // Each distinct release echoed (at most 3), with the first call that echoed it.
+  const served = new Map<string, string>();
+  for (const x of exchanges.slice(0, 500)) {
+    if (x.outcome.kind !== 'result' || x.intent !== 'valid') continue;
+    const echoed = get(extractSuccess(x.outcome.result), 'adcp_version');
+    if (typeof echoed !== 'string' || served.has(echoed.slice(0, 40))) continue;
+    served.set(echoed.slice(0, 40), String(x.tool).slice(0, 64));
+    if (served.size >= 3) break;
+  }
+  parts.push(
+    served.size
+      ? `served: ${[...served].map(([v, tool]) => `adcp_version ${JSON.stringify(v)} (echoed in ${tool})`).join(', ')}`
+      : 'served: no adcp_version echoed',
+  );
+  const pin = capture.adcpPin;
+  if (pin && isObject(pin))
+    parts.push(
+      typeof pin.release === 'string'
+        ? `pinned: adcp_version ${pin.release.slice(0, 20)} (${String(pin.reason).slice(0, 200)})`
+        : `pinned: none (${String(pin.reason).slice(0, 200)})`,
+    );
+  return parts.join(' · ');
 }

@@ -13,7 +13,7 @@ import { judgeInSandbox, type JudgeBudget } from './judge-sandbox.ts';
 import { storyboardReportOutcomes, type AgentStoryboards } from './storyboards.ts';
 import type { AgentFacts, ReportOutcome } from '../report/model.ts';
 import { MAX_TEXT, optionalText, sellerText } from '../sanitize.ts';
-import { attachEvidence } from './evidence.ts';
+import { attachEvidence, releaseFacts } from './evidence.ts';
 import type { AgentSuiteData } from './suite-data.ts';
 
 export interface JudgeOptions {
@@ -93,7 +93,7 @@ export async function judgeCapture(capture: AgentCapture, opts: JudgeOptions): P
     protocolVersion: init.ok ? optionalText(init.protocolVersion, secrets) : null,
     server: { name: optionalText(field(serverInfo, 'name'), secrets), version: optionalText(field(serverInfo, 'version'), secrets) },
     adcpVersion: adcpVersion ? sellerText(adcpVersion.version, secrets, 100) : null,
-    adcpVersionReason: adcpVersion ? sellerText(adcpVersion.reason, secrets, 300) : null,
+    adcpVersionReason: adcpVersion ? sellerText(`${adcpVersion.reason} · ${releaseFacts(capture)}`, secrets, 900) : null,
     layers: layerCounts(capture),
     reachable: init.ok,
     // Only our own failures make an agent incomplete here: a schema source that cannot be read leaves the

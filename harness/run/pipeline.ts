@@ -40,6 +40,8 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
     catalog.map((c) => c.id),
   );
   const schemaSource = schemasOption(opts.schemas);
+  // The releases the harness has schemas for: what capture pins (`adcp_version`) after get_adcp_capabilities.
+  const releases = (): Promise<string[]> => schemaSource.versions().catch(() => []);
   await checkOutputPaths(opts.out, opts.record, opts.writeBaseline);
   const previous = await previousReport(opts);
   const { targets, close } = await resolveTargets(opts);
@@ -133,7 +135,7 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
       { keep: opts.keepWork },
     ));
     // Unsharded, every agent runs: probe at once. Sharded, vitest first says which agents are ours.
-    probing = opts.shard ? undefined : sessionsOf(targets, opts, interrupted, judgeEarly);
+    probing = opts.shard ? undefined : sessionsOf(targets, opts, interrupted, releases, judgeEarly);
     const { keysInShard, openVitest } = await vitestDriver;
     const nameOfKey = new Map([...ws.keys].map(([name, key]) => [key, name]));
     const driven = await openVitest({
@@ -157,7 +159,7 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
         (err: unknown) => truncate(stripUnsafe(err instanceof Error ? err.message : String(err)), 500),
       );
 
-      const captures = await (probing ?? sessionsOf(chosen, opts, interrupted, judgeEarly));
+      const captures = await (probing ?? sessionsOf(chosen, opts, interrupted, releases, judgeEarly));
       let recordError: string | null = null;
       if (opts.record !== undefined) {
         // A failed recording (disk full, …) is a run cut short, not a crash that loses every report.
@@ -283,10 +285,12 @@ async function sessionsOf(
   targets: readonly Target[],
   opts: RunOptions,
   interrupted: AbortSignal,
+  releases: () => Promise<string[]>,
   onCaptured?: (agent: AgentConfig, capture: AgentCapture) => void,
 ): Promise<AgentCapture[]> {
   const live = targets.flatMap((t) => (t.config ? [t.config] : []));
   if (!live.length) return targets.flatMap((t) => (t.recorded ? [t.recorded] : []));
+  const adcpReleases = await releases();
   const progress = createProgress(
     live.map((a) => a.name),
     process.stderr,
@@ -299,6 +303,7 @@ async function sessionsOf(
       concurrency: opts.concurrency,
       signal: interrupted,
       progress,
+      adcpReleases,
       ...(wire ? { wire } : {}),
       ...(onCaptured ? { onCaptured } : {}),
     });
@@ -461,7 +466,7 @@ async function provenance(
     startedAt,
     endedAt: new Date().toISOString(),
     ...toolVersions(),
-    schemaSource: { kind: source.kind, location: stripUnsafe(source.label), versions },
+    schemaSource: { kind: source.kind, location: stripUnsafe(source.label), versions, trees: await treeProvenance(source, versions) },
     config: opts.config === undefined ? null : stripUnsafe(basename(opts.config)),
     ...(opts.storyboards === undefined
       ? {}
@@ -473,6 +478,13 @@ async function provenance(
           },
         }),
   };
+}
+
+/** Version → where its tree comes from (`shipped adcp-schemas 3.1.19 from adcontextprotocol/adcp@…`). */
+async function treeProvenance(source: SchemaSource, versions: readonly string[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const v of versions.slice(0, 50)) out[stripUnsafe(v)] = stripUnsafe(await source.provenance(v).catch(() => source.label));
+  return out;
 }
 
 function schemasOption(value: string | undefined): SchemaSource {

@@ -59,9 +59,11 @@ export async function probeOnce(r: ProbeRun): Promise<ProbeShown> {
   const started = performance.now();
   // The judge worker starts and compiles our schemas while the seller starts and answers (warm-schemas.ts).
   const warming = r.warming ? r.warming() : warmJudge(r.schemaSource, r.agent, [CAPABILITIES, probe.tool], r.signal);
+  const adcpReleases = await r.schemaSource.versions().catch(() => []);
   const capture = await captureAgent(agent, {
     scenarios: false,
     signal: r.signal,
+    adcpReleases,
     probes: (tools) => [
       ...(probe.tool !== CAPABILITIES && tools.some((t) => t.name === CAPABILITIES)
         ? [{ tool: CAPABILITIES, arguments: {}, intent: 'valid' as const }]

@@ -6,14 +6,21 @@ import type { SchemaError, SchemaService } from '../checks/check.ts';
 import { isObject, own } from '../extract/json.ts';
 import type { ErrorObject } from 'ajv';
 import { ERROR_CAP, validateBounded } from './bounded.ts';
+import { loadErrorVocabulary, type ErrorVocabulary } from './error-codes.ts';
 import { boundSchemaErrors } from './errors.ts';
 import { errorText } from './fetch.ts';
 import { OutputSchemaCompiler, type StepBlocker, type StepListener } from './output.ts';
 import { ASYNC_STATUSES, registryFor, type AdcpRegistry, type AsyncStatus } from './registry.ts';
 import type { SchemaSource } from './source.ts';
-import { chooseAdcpVersion, type VersionChoice } from './version.ts';
+import { chooseAdcpVersion, matchVersion, parseVersion, type VersionChoice } from './version.ts';
+import { extractSuccess } from '../extract/success.ts';
 
 export {
+  compositeSchemaSource,
+  defaultSchemaSource,
+  shippedSchemaSource,
+  shippedSchemasDir,
+  SHIPPED_DIR_ENV,
   dirSchemaSource,
   parseSchemasOption,
   schemaSourceFromSpec,
@@ -97,7 +104,8 @@ export async function createSchemaService(
   } catch (e) {
     unavailable = `${source.label}: ${errorText(e)}`;
   }
-  const choice = chooseAdcpVersion(capture, available);
+  const chosen = chooseAdcpVersion(capture, available);
+  const choice = chosen.version ? { ...chosen, reason: `${chosen.reason} · ${await releaseLine(source, chosen.version)}` } : chosen;
   let registry: AdcpRegistry | undefined;
   if (choice.version && !unavailable) {
     try {
@@ -110,14 +118,60 @@ export async function createSchemaService(
       registry = undefined;
     }
   }
+  // A response that echoes another release than the agent's (a negotiation scenario pinned 3.0 on a 3.1
+  // seller) is validated against that release's tree (versioning.mdx: "Buyers SHOULD validate the response
+  // against that release's schema"), when the source has it.
+  const others = new Map<string, AdcpRegistry>();
+  if (registry) {
+    for (const version of echoedReleases(capture, available, registry.version)) {
+      try {
+        const other = await registryFor(source, version);
+        await other.prepare(toolsOf(capture));
+        await other.preload(calledTools(capture));
+        others.set(version, other);
+      } catch {
+        // that release stays judged at the agent's own (the main registry)
+      }
+    }
+  }
   unavailable ??= registry
     ? undefined
     : choice.declaredMissing
       ? `${source.label}: ${choice.reason}`
       : `${source.label} has no AdCP schema tree to validate against`;
+  const vocabulary: ErrorVocabulary = registry ? await loadErrorVocabulary(registry.tree) : { skip: unavailable ?? 'no AdCP schemas' };
   const ownWork: OwnWork = options.ownWork ?? ((_what, work) => work());
   const hooks = { onStep: options.onStep ?? (() => {}), ownWork, blocked: options.blocked ?? (() => undefined) };
-  return buildService(choice, registry, unavailable, calledTools(capture), hooks);
+  return { ...buildService(choice, registry, unavailable, calledTools(capture), hooks, others), errorCodes: () => vocabulary };
+}
+
+/** Trees (full versions, other than `main`) of the releases the agent's success payloads echo; at most 3. */
+function echoedReleases(capture: AgentCapture, available: readonly string[], main: string): string[] {
+  const out = new Set<string>();
+  for (const x of Array.isArray(capture.exchanges) ? capture.exchanges.slice(0, 500) : []) {
+    if (x.outcome?.kind !== 'result') continue;
+    const echoed = own(extractSuccess(x.outcome.result), 'adcp_version');
+    const hit = typeof echoed === 'string' ? matchVersion(echoed, available) : undefined;
+    if (hit && hit !== main) out.add(hit);
+    if (out.size >= 3) break;
+  }
+  return [...out];
+}
+
+/**
+ * `judged at AdCP 3.1 (patch 3.1.19), schemas: shipped adcp-schemas 3.1.19 from adcontextprotocol/adcp@…`: the
+ * release judged, its patch and where the tree comes from, after the why (`VersionChoice.reason`), for every report.
+ */
+async function releaseLine(source: SchemaSource, version: string): Promise<string> {
+  const parsed = parseVersion(version);
+  const release = parsed && parsed.minor >= 0 ? `${parsed.major}.${parsed.minor}` : version;
+  let from: string;
+  try {
+    from = await source.provenance(version);
+  } catch {
+    from = source.label;
+  }
+  return `judged at AdCP ${release} (patch ${version}), schemas: ${from}`;
 }
 
 function buildService(
@@ -126,10 +180,19 @@ function buildService(
   unavailable: string | undefined,
   called: ReadonlySet<string>,
   { onStep, ownWork, blocked }: { onStep: StepListener; ownWork: OwnWork; blocked: StepBlocker },
+  others: ReadonlyMap<string, AdcpRegistry> = new Map(),
 ): AgentSchemaService {
   const outputs = new OutputSchemaCompiler({ called, onStep, blocked });
+  /** The registry of the release a payload echoes, when it is another one the source has; else the agent's. */
+  const registryOf = (payload: Record<string, unknown>): AdcpRegistry | undefined => {
+    if (!others.size) return registry;
+    const echoed = own(payload, 'adcp_version');
+    const hit = typeof echoed === 'string' ? matchVersion(echoed, [...others.keys()]) : undefined;
+    return (hit && others.get(hit)) || registry;
+  };
 
   const responseSchemaId = (tool: string, payload: Record<string, unknown>): { id: string } | { skip: string } => {
+    const registry = registryOf(payload);
     if (!registry) return { skip: unavailable ?? 'no AdCP schemas' };
     const task = registry.task(tool);
     if (!task) return { skip: `AdCP ${registry.version} defines no response schema for tool ${JSON.stringify(tool.slice(0, 128))}` };
@@ -153,6 +216,7 @@ function buildService(
     validateAdcpResponse(tool: string, payload: Record<string, unknown>): { errors: SchemaError[]; omitted?: number } | { skip: string } {
       if (!isObject(payload)) return { skip: 'payload is not an object' };
       const target = responseSchemaId(tool, payload);
+      const registry = registryOf(payload);
       if ('skip' in target || !registry) return 'skip' in target ? target : { skip: 'no AdCP schemas' };
       const validate = registry.validator(target.id);
       if (typeof validate === 'string') return { skip: validate };

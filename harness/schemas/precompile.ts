@@ -1,6 +1,7 @@
 // Build time (scripts/build.mjs, after TypeScript): the AdCP response validators of every task of the
-// schema trees bundled with @adcp/sdk, generated as ESM code with Ajv's standalone code generation, so a
-// run loads them (precompiled.ts) instead of compiling them in every process.
+// schema trees of the default source (the shipped adcp-schemas/ trees, then @adcp/sdk's), generated as ESM
+// code with Ajv's standalone code generation, so a run loads them (precompiled.ts) instead of compiling them
+// in every process.
 //
 // The code is what the registry would compile at run time, byte for byte in each validation function: the
 // same registry (every file of the tree added to the same draft-07 Ajv, same options) compiles each
@@ -28,7 +29,7 @@ import {
   type PrecompiledTree,
 } from './precompiled.ts';
 import { AdcpRegistry } from './registry.ts';
-import { sdkSchemaSource, type SchemaTree } from './source.ts';
+import { defaultSchemaSource, type SchemaTree } from './source.ts';
 import { linearUniqueItems } from './unique-items.ts';
 
 type StandaloneCode = (ajv: unknown, refs: Record<string, string>) => string;
@@ -40,7 +41,7 @@ export const UNIQUE_ITEMS_MODULE = '#unique-items';
 
 export interface PrecompileOptions {
   outDir: string;
-  /** The trees to compile; default: every tree of the @adcp/sdk schema data. */
+  /** The trees to compile; default: every tree of the default schema source (shipped adcp-schemas/, then @adcp/sdk). */
   trees?: SchemaTree[];
   /**
    * How a generated module (in `fromDir`) names `module`: a package path Ajv's code requires
@@ -187,7 +188,8 @@ export async function precompile(options: PrecompileOptions): Promise<Precompile
   const importSpecifier = options.importSpecifier ?? defaultImportSpecifier;
   let trees = options.trees;
   if (!trees) {
-    const source = sdkSchemaSource();
+    // Every tree of the default source: the shipped adcp-schemas/ trees when present, then @adcp/sdk's.
+    const source = defaultSchemaSource();
     trees = await Promise.all((await source.versions()).map((v) => source.openTree(v)));
   }
   await rm(options.outDir, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createCachedFetcher, type CachedFetcher, type FetchOptions } from './fetch.ts';
 
 /** One AdCP schema tree of a single version. */
@@ -32,10 +33,14 @@ export interface SchemaTree {
 
 /** A source as plain data, so another thread (the judge worker) can open the same source. */
 export type SchemaSourceSpec =
-  { kind: 'sdk' } | { kind: 'dir'; dir: string } | { kind: 'url'; baseUrl: string; cacheDir: string; options: FetchOptions };
+  | { kind: 'sdk' }
+  | { kind: 'dir'; dir: string }
+  | { kind: 'url'; baseUrl: string; cacheDir: string; options: FetchOptions }
+  | { kind: 'shipped'; dir: string }
+  | { kind: 'composite'; parts: SchemaSourceSpec[]; required?: number };
 
 export interface SchemaSource {
-  readonly kind: 'sdk' | 'dir' | 'url';
+  readonly kind: 'sdk' | 'dir' | 'url' | 'shipped' | 'composite';
   readonly spec: SchemaSourceSpec;
   /** Identity of the source for the process-wide registry cache. */
   readonly key: string;
@@ -44,6 +49,11 @@ export interface SchemaSource {
   /** Full versions of the trees this source offers (`['3.0.6', '2.5.3']`). */
   versions(): Promise<string[]>;
   openTree(version: string): Promise<SchemaTree>;
+  /**
+   * Where one version's tree comes from, for reports: `shipped adcp-schemas 3.1.19 from
+   * adcontextprotocol/adcp@<commit>`, `@adcp/sdk 6.11.0`, `--schemas DIR`.
+   */
+  provenance(version: string): Promise<string>;
 }
 
 export class SchemaSourceError extends Error {
@@ -139,12 +149,13 @@ async function findLocalTrees(dir: string): Promise<Map<string, string>> {
   return trees;
 }
 
-function localSource(kind: 'sdk' | 'dir', dir: string, label: string): SchemaSource {
+function localSource(kind: 'sdk' | 'dir' | 'shipped', dir: string, label: string, provenance: (version: string) => string): SchemaSource {
   let found: Promise<Map<string, string>> | undefined;
   const trees = () => (found ??= findLocalTrees(dir));
   return {
     kind,
     spec: kind === 'sdk' ? { kind } : { kind, dir },
+    provenance: async (version) => provenance(version),
     key: `${kind}:${dir}`,
     label,
     async versions() {
@@ -164,13 +175,119 @@ export function sdkSchemaSource(): SchemaSource {
   const pkgJson = require.resolve('@adcp/sdk/package.json');
   const pkg = JSON.parse(readFileSync(pkgJson, 'utf8')) as { version?: unknown };
   const dir = path.join(path.dirname(pkgJson), 'dist', 'lib', 'schemas-data');
-  return localSource('sdk', dir, `@adcp/sdk ${typeof pkg.version === 'string' ? pkg.version : '?'} schemas`);
+  const sdk = `@adcp/sdk ${typeof pkg.version === 'string' ? pkg.version : '?'}`;
+  return localSource('sdk', dir, `${sdk} schemas`, () => sdk);
 }
 
 /** A directory holding one version tree (`…/schemas/3.1.19/`) or a directory of version trees. */
 export function dirSchemaSource(dir: string): SchemaSource {
   const abs = path.resolve(dir);
-  return localSource('dir', abs, `schemas in ${abs}`);
+  return localSource('dir', abs, `schemas in ${abs}`, () => `--schemas ${abs}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The trees shipped with the harness (adcp-schemas/, filled by scripts/refresh-schemas.mjs)
+
+/** `ADCP_CONFORMANCE_SCHEMAS_DIR`: where the shipped trees are read from instead (tests); `none`: no shipped trees. */
+export const SHIPPED_DIR_ENV = 'ADCP_CONFORMANCE_SCHEMAS_DIR';
+
+/**
+ * The shipped trees' directory: `adcp-schemas/` at the project root (two levels above this module in the
+ * sources, three in dist/), or `ADCP_CONFORMANCE_SCHEMAS_DIR`; undefined when there is none.
+ */
+export function shippedSchemasDir(): string | undefined {
+  const override = process.env[SHIPPED_DIR_ENV]?.trim();
+  if (override) return override === 'none' ? undefined : path.resolve(override);
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (const up of ['../..', '../../..']) {
+    const dir = path.resolve(here, up, 'adcp-schemas');
+    if (existsSync(path.join(dir, 'SOURCES.json'))) return dir;
+  }
+  return undefined;
+}
+
+/** What SOURCES.json says of one tree: `adcontextprotocol/adcp@4439b1871329` (bounded, never throws). */
+function shippedOrigin(dir: string, version: string): string | undefined {
+  try {
+    const doc: unknown = JSON.parse(readFileSync(path.join(dir, 'SOURCES.json'), 'utf8'));
+    const trees = isRecord(doc) && Object.hasOwn(doc, 'trees') ? doc.trees : undefined;
+    const tree = isRecord(trees) && Object.hasOwn(trees, version) ? trees[version] : undefined;
+    const from = isRecord(tree) && typeof tree.from === 'string' ? tree.from : undefined;
+    if (!from) return undefined;
+    // `adcontextprotocol/adcp@<40 hex>:dist/schemas/3.1.19` → `adcontextprotocol/adcp@<12 hex>`; a URL stays a URL.
+    const m = /^([\w.-]+\/[\w.-]+)(?:@([0-9a-f]{7,40}))?:dist\/schemas\//.exec(from);
+    return (m ? `${m[1]}${m[2] ? `@${m[2].slice(0, 12)}` : ''}` : from).slice(0, 200);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The official trees shipped in adcp-schemas/ (see its README), with their recorded origin. */
+export function shippedSchemaSource(dir: string): SchemaSource {
+  const abs = path.resolve(dir);
+  return localSource('shipped', abs, `shipped adcp-schemas (${abs})`, (version) => {
+    const origin = shippedOrigin(abs, version);
+    return `shipped adcp-schemas ${version}${origin ? ` from ${origin}` : ' (origin not recorded)'}`;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Several sources as one: the first part offering a version wins it.
+
+/**
+ * `required`: how many leading parts must answer — the trees a user asked for with `--schemas`: when they
+ * cannot be read, the source fails (the schema checks are untested), never quietly judged without them.
+ */
+export function compositeSchemaSource(parts: readonly SchemaSource[], required = 0): SchemaSource {
+  if (parts.length === 1 && required === 0) return parts[0]!;
+  let owners: Promise<Map<string, SchemaSource>> | undefined;
+  const discover = async (): Promise<Map<string, SchemaSource>> => {
+    const map = new Map<string, SchemaSource>();
+    const errors: string[] = [];
+    for (const part of parts) {
+      let versions: string[];
+      try {
+        versions = await part.versions();
+      } catch (e) {
+        const message = `${part.label}: ${e instanceof Error ? e.message : String(e)}`;
+        if (parts.indexOf(part) < required) throw new SchemaSourceError(message);
+        errors.push(message);
+        continue;
+      }
+      for (const v of versions) if (!map.has(v)) map.set(v, part);
+    }
+    if (!map.size && errors.length) throw new SchemaSourceError(errors.join('; '));
+    return map;
+  };
+  const owner = async (version: string): Promise<SchemaSource> => {
+    owners ??= discover();
+    owners.catch(() => (owners = undefined));
+    const part = (await owners).get(version);
+    if (!part) throw new SchemaSourceError(`no schema source offers AdCP ${version}`);
+    return part;
+  };
+  return {
+    kind: 'composite',
+    spec: { kind: 'composite', parts: parts.map((p) => p.spec), ...(required ? { required } : {}) },
+    key: `composite:[${parts.map((p) => p.key).join(',')}]`,
+    label: parts.map((p) => p.label).join(', then '),
+    async versions() {
+      owners ??= discover();
+      owners.catch(() => (owners = undefined));
+      return [...(await owners).keys()];
+    },
+    async openTree(version) {
+      return (await owner(version)).openTree(version);
+    },
+    async provenance(version) {
+      return (await owner(version)).provenance(version);
+    },
+  };
+}
+
+/** The default: the shipped trees (when present), then the @adcp/sdk trees as a fallback. */
+export function defaultSchemaSource(): SchemaSource {
+  return compositeSchemaSource(shippedAndSdk());
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -209,6 +326,7 @@ export function urlSchemaSource(baseUrl: string, cacheDir: string, options: Fetc
     key: `url:${base}`,
     label: `schemas at ${base}`,
     fetcher,
+    provenance: async () => `--schemas ${base}`,
     async versions() {
       found ??= discover();
       found.catch(() => (found = undefined));
@@ -244,16 +362,32 @@ export function schemaSourceFromSpec(spec: SchemaSourceSpec): SchemaSource {
       return dirSchemaSource(spec.dir);
     case 'url':
       return urlSchemaSource(spec.baseUrl, spec.cacheDir, spec.options);
+    case 'shipped':
+      return shippedSchemaSource(spec.dir);
+    case 'composite':
+      return compositeSchemaSource(spec.parts.map(schemaSourceFromSpec), spec.required ?? 0);
   }
 }
 
 /**
- * `--schemas DIR|URL`: absent (or `sdk`) → the @adcp/sdk data; `http(s)://…` → a URL source cached
- * under `cacheDir`; anything else → a directory, which must exist. Throws SchemaSourceError (a usage error).
+ * `--schemas DIR|URL`: absent → the default (shipped trees, then @adcp/sdk); `sdk` → the @adcp/sdk data
+ * alone; `http(s)://…` → a URL source cached under `cacheDir`, and a directory (which must exist), each
+ * ADDED before the default trees (a tree of the same version there wins: a seller's fork, a beta).
+ * Throws SchemaSourceError (a usage error).
  */
 export function parseSchemasOption(value: string | undefined, cacheDir: string): SchemaSource {
   const v = value?.trim();
-  if (!v || v === 'sdk') return sdkSchemaSource();
+  if (!v) return defaultSchemaSource();
+  if (v === 'sdk') return sdkSchemaSource();
+  return compositeSchemaSource([addedSchemaSource(v, cacheDir), ...shippedAndSdk()], 1);
+}
+
+function shippedAndSdk(): SchemaSource[] {
+  const shipped = shippedSchemasDir();
+  return shipped ? [shippedSchemaSource(shipped), sdkSchemaSource()] : [sdkSchemaSource()];
+}
+
+function addedSchemaSource(v: string, cacheDir: string): SchemaSource {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v)) {
     let url: URL;
     try {

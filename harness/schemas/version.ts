@@ -74,15 +74,23 @@ export interface VersionChoice {
   declaredMissing?: string;
 }
 
-/** The success payloads of an agent's valid calls, `get_adcp_capabilities` first. */
+/**
+ * The success payloads of an agent's valid calls, in the order their `adcp_version` echo tells the release
+ * served: the probes the harness pinned (their echo is the release the session was served at), then
+ * `get_adcp_capabilities` (sent unpinned), then the rest. Scenario steps, which pin other releases on
+ * purpose (negotiation), never decide it.
+ */
 function successPayloads(capture: AgentCapture): Array<{ tool: string; payload: Record<string, unknown> }> {
-  const out: Array<{ tool: string; payload: Record<string, unknown> }> = [];
+  const pin = capture.adcpPin?.release ?? undefined;
+  const ranked: Array<{ tool: string; payload: Record<string, unknown>; rank: number }> = [];
   for (const x of capture.exchanges) {
-    if (x.intent !== 'valid' || x.outcome.kind !== 'result') continue;
+    if (x.intent !== 'valid' || x.outcome.kind !== 'result' || x.scenario !== undefined) continue;
     const payload = extractSuccess(x.outcome.result);
-    if (payload) out.push({ tool: x.tool, payload });
+    if (!payload) continue;
+    const pinned = pin !== undefined && own(x.request.arguments, 'adcp_version') === pin;
+    ranked.push({ tool: x.tool, payload, rank: pinned ? 0 : x.tool === 'get_adcp_capabilities' ? 1 : 2 });
   }
-  return out.sort((a, b) => Number(b.tool === 'get_adcp_capabilities') - Number(a.tool === 'get_adcp_capabilities'));
+  return ranked.sort((a, b) => a.rank - b.rank).map(({ tool, payload }) => ({ tool, payload }));
 }
 
 export function chooseAdcpVersion(capture: AgentCapture, available: readonly string[]): VersionChoice {
@@ -202,4 +210,56 @@ function newestStable(available: readonly string[]): string | undefined {
   const stable = parsed.filter((x) => !x.p.prerelease);
   const pool = stable.length ? stable : parsed;
   return pool.sort((a, b) => compareAvailable(b.p, a.p))[0]?.v;
+}
+
+/** The `adcp_version` the harness pins on every call after `get_adcp_capabilities`, and why. */
+export interface AdcpPin {
+  /** Release precision (`3.1`); undefined: requests carry no `adcp_version` (a 3.0-only seller). */
+  release: string | undefined;
+  /** `adcp_major_version` sent with it. */
+  major?: number;
+  reason: string;
+}
+
+const releaseOf = (p: ParsedVersion): string => `${p.major}.${p.minor}`;
+
+/**
+ * The pin (versioning.mdx, "Bidirectional negotiation": a 3.1 client sends `adcp_version` at release
+ * precision with `adcp_major_version`): the config's `adcpVersion` when set; else the newest release in the
+ * seller's `adcp.supported_versions` that `available` (the full versions of the schema trees the harness
+ * has) covers; else none — a seller without `supported_versions` negotiates by major only (3.0), and its
+ * requests stay as they were. `capabilities` is the success payload of `get_adcp_capabilities`, if any.
+ */
+export function chooseAdcpPin(capabilities: unknown, available: readonly string[], configured?: string): AdcpPin {
+  const wanted = configured !== undefined ? parseVersion(configured) : undefined;
+  // A patch in the config ("3.0.6") pins its release: patches are not negotiated (versioning.mdx).
+  if (wanted && wanted.minor >= 0 && !wanted.prerelease)
+    return { release: releaseOf(wanted), major: wanted.major, reason: `config: adcpVersion ${JSON.stringify(configured)}` };
+  const adcp = isObject(capabilities) ? own(capabilities, 'adcp') : undefined;
+  const supported = isObject(adcp) ? own(adcp, 'supported_versions') : undefined;
+  if (!Array.isArray(supported) || supported.length === 0)
+    return {
+      release: undefined,
+      reason:
+        capabilities === undefined
+          ? 'no get_adcp_capabilities answer: requests carry no adcp_version'
+          : 'the seller lists no adcp.supported_versions (AdCP 3.0 negotiates by major): requests carry no adcp_version',
+    };
+  const listed = supported
+    .slice(0, 50)
+    .map((v) => ({ v, p: parseVersion(v) }))
+    .filter((x): x is { v: string; p: ParsedVersion } => x.p !== undefined && x.p.minor >= 0 && !x.p.prerelease);
+  const covered = listed.filter((x) => matchVersion(releaseOf(x.p), available) !== undefined).sort((a, b) => compareAvailable(b.p, a.p));
+  const best = covered[0];
+  const shown = JSON.stringify(listed.slice(0, 6).map((x) => x.v.slice(0, 20)));
+  if (!best)
+    return {
+      release: undefined,
+      reason: `none of the seller's supported_versions ${shown} has a schema tree in the harness: requests carry no adcp_version`,
+    };
+  return {
+    release: releaseOf(best.p),
+    major: best.p.major,
+    reason: `capabilities: the newest of supported_versions ${shown} the harness has schemas for`,
+  };
 }

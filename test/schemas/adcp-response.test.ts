@@ -1,6 +1,7 @@
 // AdCP response validation through the SchemaService: task → schema mapping for every task the
 // reference seller exposes, at 3.0 (the @adcp/sdk data) and at 3.1.19 (../shared), valid and invalid
 // payloads, additionalProperties, async variants, and that validation never changes the payload.
+import { createRequire } from 'node:module';
 import { describe, expect, test } from 'vitest';
 import {
   createSchemaService,
@@ -21,6 +22,8 @@ import {
   SHARED_SCHEMAS,
 } from './helpers.ts';
 
+const SDK_VERSION = (createRequire(import.meta.url)('@adcp/sdk/package.json') as { version: string }).version;
+
 /** A payload without `key`, built without copying the original. */
 function without(payload: Record<string, unknown>, key: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -39,6 +42,9 @@ const REQUIRED_FIELD: Record<(typeof SELLER_TASKS)[number], string> = {
   get_signals: 'signals',
   create_media_buy: 'packages',
   sync_creatives: 'creatives',
+  update_media_buy: 'media_buy_id',
+  provide_performance_feedback: 'success',
+  activate_signal: 'deployments',
 };
 
 const trees = [
@@ -147,7 +153,10 @@ for (const tree of trees) {
 describe('AdCP 2.5 (@adcp/sdk v2.5 tree)', () => {
   test('config 2.5 picks the 2.5.3 tree; its tasks map, async variants by file naming', async () => {
     const s = await createSchemaService(capture({ adcpVersion: '2.5' }), sdkSchemaSource());
-    expect(s.adcpVersion).toEqual({ version: '2.5.3', reason: 'config: adcpVersion "2.5" → schemas 2.5.3' });
+    expect(s.adcpVersion).toEqual({
+      version: '2.5.3',
+      reason: `config: adcpVersion "2.5" → schemas 2.5.3 · judged at AdCP 2.5 (patch 2.5.3), schemas: @adcp/sdk ${SDK_VERSION}`,
+    });
     expect(s.validateAdcpResponse('get_products', { products: [] })).toEqual({ errors: [] });
     expect(s.responseSchemaId('list_creatives', {})).toEqual({ id: '/schemas/media-buy/list-creatives-response.json' });
     expect(s.responseSchemaId('get_products', { status: 'input-required' })).toEqual({
@@ -168,6 +177,6 @@ describe('once per process', () => {
   test.skipIf(NO_SHARED)('a version directory and its parent directory both work', async () => {
     const direct = await createSchemaService(capture(), dirSchemaSource(SHARED_3_1));
     expect(direct.adcpVersion.version).toBe('3.1.19');
-    expect(direct.adcpVersion.reason).toBe('default: schemas 3.1.19');
+    expect(direct.adcpVersion.reason).toBe(`default: schemas 3.1.19 · judged at AdCP 3.1 (patch 3.1.19), schemas: --schemas ${SHARED_3_1}`);
   });
 });

@@ -27,6 +27,9 @@ export const RESPONSE_SCHEMA_PATHS: Record<(typeof SELLER_TASKS)[number], string
   get_signals: 'signals/get-signals-response.json',
   create_media_buy: 'media-buy/create-media-buy-response.json',
   sync_creatives: 'creative/sync-creatives-response.json',
+  update_media_buy: 'media-buy/update-media-buy-response.json',
+  provide_performance_feedback: 'media-buy/provide-performance-feedback-response.json',
+  activate_signal: 'signals/activate-signal-response.json',
 };
 
 /** Minimal valid success payloads under AdCP 3.0 (3.1 adds what `minimal31` adds). */
@@ -45,6 +48,9 @@ export function minimal30(): Record<(typeof SELLER_TASKS)[number], Record<string
     get_signals: { signals: [] },
     create_media_buy: { media_buy_id: 'mb_1', packages: [] },
     sync_creatives: { creatives: [] },
+    update_media_buy: { media_buy_id: 'mb_1' },
+    provide_performance_feedback: { success: true },
+    activate_signal: { deployments: [] },
   };
 }
 
@@ -57,6 +63,7 @@ export function minimal31(): Record<(typeof SELLER_TASKS)[number], Record<string
   out.get_signals.cache_scope = 'public';
   out.create_media_buy.confirmed_at = '2026-01-01T00:00:00Z';
   out.create_media_buy.revision = 1;
+  out.update_media_buy.revision = 2;
   return out;
 }
 

@@ -8,20 +8,33 @@ import {
   createSchemaService,
   dirSchemaSource,
   parseSchemasOption,
+  SHIPPED_DIR_ENV,
   SchemaSourceError,
   sdkSchemaSource,
 } from '../../harness/schemas/index.ts';
 import { capture, NO_SHARED, SHARED_SCHEMAS } from './helpers.ts';
 
 describe('parseSchemasOption', () => {
-  test('absent or "sdk" → the @adcp/sdk data; http(s) → URL; a directory → dir', () => {
-    expect(parseSchemasOption(undefined, '/tmp/c').kind).toBe('sdk');
-    expect(parseSchemasOption('sdk', '/tmp/c').kind).toBe('sdk');
-    expect(parseSchemasOption('https://adcontextprotocol.org/schemas', '/tmp/c')).toMatchObject({
-      kind: 'url',
-      key: 'url:https://adcontextprotocol.org/schemas',
-    });
-    expect(parseSchemasOption(tmpdir(), '/tmp/c')).toMatchObject({ kind: 'dir', key: `dir:${path.resolve(tmpdir())}` });
+  test('absent → the default (shipped, then @adcp/sdk); "sdk" → the @adcp/sdk data; http(s) and a directory are added first', () => {
+    const saved = process.env[SHIPPED_DIR_ENV];
+    process.env[SHIPPED_DIR_ENV] = 'none';
+    try {
+      expect(parseSchemasOption(undefined, '/tmp/c').kind).toBe('sdk'); // no shipped trees: the SDK's alone
+      expect(parseSchemasOption('sdk', '/tmp/c').kind).toBe('sdk');
+      const url = parseSchemasOption('https://adcontextprotocol.org/schemas', '/tmp/c');
+      expect(url.kind).toBe('composite');
+      expect(url.key).toMatch(/^composite:\[url:https:\/\/adcontextprotocol\.org\/schemas,sdk:/);
+      const dir = parseSchemasOption(tmpdir(), '/tmp/c');
+      expect(dir.spec).toMatchObject({ kind: 'composite', parts: [{ kind: 'dir', dir: path.resolve(tmpdir()) }, { kind: 'sdk' }] });
+      process.env[SHIPPED_DIR_ENV] = tmpdir();
+      expect(parseSchemasOption(undefined, '/tmp/c').spec).toEqual({
+        kind: 'composite',
+        parts: [{ kind: 'shipped', dir: path.resolve(tmpdir()) }, { kind: 'sdk' }],
+      });
+    } finally {
+      if (saved === undefined) delete process.env[SHIPPED_DIR_ENV];
+      else process.env[SHIPPED_DIR_ENV] = saved;
+    }
   });
 
   test('a missing directory or another URL scheme is a usage error', () => {
@@ -91,7 +104,8 @@ describe('an awkward local tree', () => {
 
   test('loads, resolves relative refs, ignores the duplicates and the broken file', async () => {
     const service = await createSchemaService(capture(), dirSchemaSource(dir));
-    expect(service.adcpVersion).toEqual({ version: '9.1.0', reason: 'default: schemas 9.1.0' });
+    expect(service.adcpVersion.version).toBe('9.1.0');
+    expect(service.adcpVersion.reason).toMatch(/^default: schemas 9\.1\.0 · judged at AdCP 9\.1 \(patch 9\.1\.0\), schemas: --schemas \//);
     expect(service.validateAdcpResponse('get_things', { things: [{ id: 'a' }] })).toEqual({ errors: [] });
     expect(service.validateAdcpResponse('get_things', { things: [{ id: 1, x: true }] })).toEqual({
       errors: [

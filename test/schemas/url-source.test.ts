@@ -46,7 +46,10 @@ describe.skipIf(NO_SHARED)(`URL schema source${NO_SHARED ? ` — skipped: ${NO_S
     const source = urlSchemaSource(base, cacheDir);
     const tools = ['get_adcp_capabilities', 'get_products', 'create_media_buy'];
     const service = await createSchemaService(capture({ adcpVersion: '3.1', tools }), source);
-    expect(service.adcpVersion).toEqual({ version: '3.1.19', reason: 'config: adcpVersion "3.1" → schemas 3.1.19' });
+    expect(service.adcpVersion).toEqual({
+      version: '3.1.19',
+      reason: `config: adcpVersion "3.1" → schemas 3.1.19 · judged at AdCP 3.1 (patch 3.1.19), schemas: --schemas ${base.replace(/\/+$/, '')}`,
+    });
     const payloads = minimal31();
     expect(service.validateAdcpResponse('get_products', payloads.get_products)).toEqual({ errors: [] });
     expect(service.validateAdcpResponse('create_media_buy', payloads.create_media_buy)).toEqual({ errors: [] });
@@ -102,7 +105,7 @@ describe.skipIf(NO_SHARED)(`URL schema source${NO_SHARED ? ` — skipped: ${NO_S
     const service = await createSchemaService(capture({ tools: ['get_products'] }), urlSchemaSource(base, cacheDir));
     expect(service.adcpVersion.version).toBe('3.0.26');
     expect(service.adcpVersion.reason).toMatch(
-      /^default: schemas 3\.0\.26; AdCP 3\.0\.26 schemas .* could not be loaded: GET .*3\.0\.26\/index\.json answered HTTP 404/,
+      /^default: schemas 3\.0\.26 · judged at AdCP 3\.0 \(patch 3\.0\.26\), schemas: --schemas \S+; AdCP 3\.0\.26 schemas .* could not be loaded: GET .*3\.0\.26\/index\.json answered HTTP 404/,
     );
     expect(service.validateAdcpResponse('get_products', { products: [] })).toEqual({ skip: expect.stringContaining('HTTP 404') });
     expect(service.compileOutputSchema('t', { type: 'object' })).toEqual({ ok: true });
