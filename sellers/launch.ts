@@ -15,6 +15,9 @@ export const REFERENCE_SELLER_TASKS = [
   'get_signals',
   'create_media_buy',
   'sync_creatives',
+  'update_media_buy',
+  'provide_performance_feedback',
+  'activate_signal',
 ] as const;
 
 export interface SellerOptions {

@@ -32,6 +32,9 @@ import {
   successPayload,
   type ListTask,
 } from './scenario-facts.ts';
+import { majorMismatchScenario, releaseNegotiationScenario } from './version-scenario.ts';
+import { contextNotFabricatedScenario, protocolFieldsScenario } from './envelope-scenario.ts';
+import { CREDENTIAL_IN_ARGS, credentialInArgsScenario } from './credential-in-args.ts';
 
 /** What a scenario may use of the session it runs in. */
 export interface ScenarioHost {
@@ -40,8 +43,11 @@ export interface ScenarioHost {
   listed: ReadonlySet<string>;
   /** Every call so far: the probes and the earlier scenarios' steps. */
   exchanges(): readonly Exchange[];
-  /** One recorded call as a scenario step; undefined when the session can no longer call (stopped, out of time, process gone). */
-  call(tool: string, args: Record<string, unknown>, scenario: ExchangeScenario): Promise<Exchange | undefined>;
+  /**
+   * One recorded call as a scenario step; undefined when the session can no longer call (stopped, out of
+   * time, process gone). `opts.context: false`: sent without the `context` object every other call carries.
+   */
+  call(tool: string, args: Record<string, unknown>, scenario: ExchangeScenario, opts?: { context?: false }): Promise<Exchange | undefined>;
 }
 
 type Scenario = (host: ScenarioHost) => Promise<ScenarioRecord>;
@@ -50,10 +56,16 @@ const ran = (name: string, extra: Partial<ScenarioRecord> = {}): ScenarioRecord 
 const notApplicable = (name: string, reason: string): ScenarioRecord => ({ name, status: 'not-applicable', reason });
 const untested = (name: string, reason: string): ScenarioRecord => ({ name, status: 'untested', reason });
 
-/** A probe's arguments without its per-call `context` (the harness sends a fresh one with every call). */
+/**
+ * Fields a varied call does not inherit: its own `context`, and the version pin the capture added to the
+ * probe — a scenario step sets the pin it tests, or gets the session's pin again from the capture.
+ */
+const VARIED = new Set(['context', 'adcp_version', 'adcp_major_version']);
+
+/** A probe's arguments without its per-call `context` (the harness sends a fresh one with every call) and version pin. */
 function argumentsOf(x: Exchange): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(x.request.arguments)) if (k !== 'context') out[k] = v;
+  for (const [k, v] of Object.entries(x.request.arguments)) if (!VARIED.has(k)) out[k] = v;
   return out;
 }
 
@@ -209,6 +221,11 @@ export const SCENARIOS: ReadonlyArray<{ name: string; run: Scenario }> = [
   { name: SCENARIO.pagination, run: pagination },
   { name: SCENARIO.idempotency, run: idempotency },
   { name: SCENARIO.unknownReference, run: unknownReference },
+  releaseNegotiationScenario,
+  majorMismatchScenario,
+  protocolFieldsScenario,
+  contextNotFabricatedScenario,
+  { name: CREDENTIAL_IN_ARGS.name, run: credentialInArgsScenario },
 ];
 
 /** Run every scenario in order, handing each record over as it is made (a session cut short keeps what ran). */

@@ -92,6 +92,11 @@ export interface SchemaService {
   adcpVersion: { version: string; reason: string };
   /** Validate an extracted AdCP payload against the official response schema of task `tool`. */
   validateAdcpResponse(tool: string, payload: Record<string, unknown>): { errors: SchemaError[]; omitted?: number } | { skip: string };
+  /**
+   * The standard error-code vocabulary (`enums/error-code.json` enum) of the release judged, or why there
+   * is none. Optional: services built without a schema tree (unit tests) leave it out.
+   */
+  errorCodes?(): { version: string; codes: ReadonlySet<string> } | { skip: string };
   /** Compile (once per agent and tool) the tool's advertised outputSchema. */
   compileOutputSchema(tool: string, outputSchema: unknown): { ok: true } | { ok: false; message: string };
   /**

@@ -9,7 +9,7 @@
 // fail > warn > untested > pass > not-applicable.
 //
 // `schemas` (optional) switches on a FAKE schema service for schema.* vectors — a required-keys check,
-// clearly not Ajv: `{adcp_version?, adcp_response_required?: {tool: [key…]}}`. The real Ajv registry is
+// clearly not Ajv: `{adcp_version?, adcp_response_required?: {tool: [key…]}, error_codes?: [code…]}`. The real Ajv registry is
 // tested with harness/schemas; these vectors only prove how the checks use the service's answers.
 //
 // `baseline` (optional) hands the baseline judge what the run would: `{expect: {key: reason}, outcomes:
@@ -127,8 +127,14 @@ export function fakeSchemaService(spec: unknown): SchemaService {
     (Array.isArray(keys) ? keys : [])
       .filter((k): k is string => typeof k === 'string' && !hasOwn(instance, k))
       .map((k) => ({ pointer: '', keyword: 'required', expected: `required property '${k}'`, found: 'absent' }));
+  const codes = own(spec, 'error_codes');
+  const version = str(own(spec, 'adcp_version'), '3.0');
   return {
-    adcpVersion: { version: str(own(spec, 'adcp_version'), '3.0'), reason: 'vector' },
+    adcpVersion: { version, reason: 'vector' },
+    // `error_codes` (optional): the standard error-code vocabulary of the release (error.vendor-code).
+    ...(Array.isArray(codes)
+      ? { errorCodes: () => ({ version, codes: new Set(codes.filter((c): c is string => typeof c === 'string')) }) }
+      : {}),
     validateAdcpResponse(tool, payload) {
       if (!hasOwn(required, tool)) return { skip: `no fake schema for ${tool}` };
       return { errors: missing(payload, own(required, tool)) };

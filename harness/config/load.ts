@@ -31,6 +31,7 @@ interface RawAgent extends RawSettings {
   transport: 'http' | 'stdio';
   url?: string;
   headers?: Record<string, SecretValue>;
+  credentialHeaders?: string[];
   command?: string;
   args?: string[];
   env?: Record<string, SecretValue>;
@@ -147,7 +148,14 @@ async function resolveAgent(
     }
     if (url.username) secrets.push(decodeURIComponent(url.username));
     if (url.password) secrets.push(decodeURIComponent(url.password));
-    return { ...base, secrets: [...new Set(secrets)], transport: 'http', url: a.url!, headers };
+    return {
+      ...base,
+      secrets: [...new Set(secrets)],
+      transport: 'http',
+      url: a.url!,
+      headers,
+      ...optional('credentialHeaders', credentialHeaderNames(a.credentialHeaders, headers, file, at)),
+    };
   }
 
   const envOut: Record<string, string> = {};
@@ -180,6 +188,33 @@ async function secretValue(v: SecretValue, dir: string, file: string, pointer: s
     const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new ConfigError(file, `${pointer}/fromFile`, `cannot read file '${v.fromFile}' (${code}, resolved to ${target})`);
   }
+}
+
+/**
+ * The configured `credentialHeaders`, each spelled as in `headers` (names match case-insensitively); a
+ * name that is not one of the agent's headers is a config error. Absent: undefined (the default applies:
+ * harness/capture/unauthenticated.ts credentialHeaders).
+ */
+function credentialHeaderNames(
+  names: string[] | undefined,
+  headers: Record<string, string>,
+  file: string,
+  at: (...keys: Array<string | number>) => string,
+): string[] | undefined {
+  if (names === undefined) return undefined;
+  const byLower = new Map(Object.keys(headers).map((h) => [h.toLowerCase(), h]));
+  return names.map((name, i) => {
+    const header = byLower.get(name.toLowerCase());
+    if (header === undefined) {
+      const known = [...byLower.values()];
+      throw new ConfigError(
+        file,
+        at('credentialHeaders', i),
+        `must name one of this agent's headers (${known.length ? `its headers: ${known.join(', ')}` : 'it has none'})`,
+      );
+    }
+    return header;
+  });
 }
 
 /** "Bearer abc" → ["abc"]: a seller may echo the token without its scheme. */

@@ -58,7 +58,7 @@ function describe(e: ErrorObject, file: string, doc: unknown): ConfigError {
       return new ConfigError(
         file,
         at,
-        `is not allowed for transport '${transport ?? '?'}' (http takes url and headers; stdio takes command, args, env and cwd)`,
+        `is not allowed for transport '${transport ?? '?'}' (http takes url, headers and credentialHeaders; stdio takes command, args, env and cwd)`,
       );
     }
     case 'propertyNames':

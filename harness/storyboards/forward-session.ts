@@ -12,6 +12,7 @@ import { classify, failure } from '../connect/failure.ts';
 import { openTransport, PermissiveResult, PinnedClient, type Session } from '../connect/session.ts';
 import { isObject, own } from '../checks/json.ts';
 import type { ForwardAnswer, ForwardRequest, ProxyAuth } from './proxy.ts';
+import { credentialHeaders } from '../capture/unauthenticated.ts';
 
 /** How long, after a stdio call settles, stderr the server wrote for it may still be arriving. */
 const STDERR_SETTLE_MS = 20;
@@ -109,14 +110,6 @@ async function request(
   const raw = call.raw;
   if (raw) return { kind: 'answer', message: raw.message, ...(raw.bytes !== undefined ? { bytes: raw.bytes } : {}), ...extra };
   return { kind: 'failure', failure: call.failure ?? classify(error ?? new Error(`${method}: no answer`), agent.secrets), ...extra };
-}
-
-/** Header names whose configured values are credentials (dropped for a `none` or `override` request). */
-function credentialHeaders(agent: HttpAgentConfig): string[] {
-  const secrets = new Set(agent.secrets);
-  return Object.entries(agent.headers)
-    .filter(([name, value]) => name.toLowerCase() === 'authorization' || secrets.has(value) || /(?:api[-_]?key|token|auth)/i.test(name))
-    .map(([name]) => name);
 }
 
 /** The agent's config with other credentials: none at all, or the runner's own `Authorization` value. */

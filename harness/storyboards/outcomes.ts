@@ -388,14 +388,42 @@ export function declaredVersions(capabilities: unknown): { supported?: string[];
   };
 }
 
-/** When the agent declares versions the corpus does not cover (e.g. only 3.1): the sentence saying so. */
-export function versionMismatch(capabilities: unknown, corpusVersion: string): string | undefined {
+/**
+ * Why the storyboards grade no release newer than the pinned corpus (3.0.6 in @adcp/sdk 6.11.0): the
+ * 3.1.19 corpus loads in this runner (ADCP_COMPLIANCE_DIR) but does not run faithfully on it, so it is
+ * not offered. Found by running it against the reference seller (README, "Storyboards and AdCP 3.1").
+ */
+export const NEWER_CORPUS_UNSUPPORTED =
+  'the pinned runner cannot run a newer corpus faithfully: it cannot pin adcp_version above its own schema bundle, ' +
+  'grades response_schema against its bundled schemas, and grades check types it does not implement as not applicable';
+
+/** `3.1` → [3, 1]; `3.1-beta` → [3, 1]; anything else → undefined. */
+function releaseParts(v: string): [number, number] | undefined {
+  const m = /^(\d{1,4})\.(\d{1,4})(?:[.-]|$)/.exec(v);
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
+}
+
+/**
+ * When the agent declares versions the corpus does not cover (e.g. only 3.1), or also a release newer
+ * than the corpus (3.0 and 3.1 against the 3.0.6 corpus): the sentence saying so, named on every outcome.
+ * `runner` names the runner (`@adcp/sdk 6.11.0`) in the sentence.
+ */
+export function versionMismatch(capabilities: unknown, corpusVersion: string, runner = 'the pinned @adcp/sdk'): string | undefined {
   const { supported, majors } = declaredVersions(capabilities);
   const [major, minor] = corpusVersion.split('.');
   const corpusMinor = `${major}.${minor}`;
+  const corpus = releaseParts(corpusVersion);
   if (supported && supported.length > 0) {
-    if (supported.some((v) => v === corpusMinor || v.startsWith(`${corpusMinor}.`))) return undefined;
-    return clean(`the agent declares AdCP ${supported.join(', ')}; the storyboards are the ${corpusVersion} corpus`);
+    const newer = supported.filter((v) => {
+      const p = releaseParts(v);
+      return p !== undefined && corpus !== undefined && (p[0] > corpus[0] || (p[0] === corpus[0] && p[1] > corpus[1]));
+    });
+    const why = newer.length
+      ? `: AdCP ${newer.join(', ')} is not graded by storyboards here (${runner} ships the ${corpusVersion} corpus only; ${NEWER_CORPUS_UNSUPPORTED})`
+      : '';
+    const coversCorpus = supported.some((v) => v === corpusMinor || v.startsWith(`${corpusMinor}.`));
+    if (coversCorpus && !why) return undefined;
+    return clean(`the agent declares AdCP ${supported.join(', ')}; the storyboards are the ${corpusVersion} corpus${why}`, 600);
   }
   if (majors && majors.length > 0 && !majors.includes(Number(major))) {
     return clean(`the agent declares AdCP major version(s) ${majors.join(', ')}; the storyboards are the ${corpusVersion} corpus`);

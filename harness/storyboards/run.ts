@@ -138,7 +138,9 @@ export async function runStoryboards(o: RunStoryboardsOptions): Promise<Storyboa
       const mutating = new Set(plan.mutatingTasks);
       o.proxy.refuseWith((tool) => (mutating.has(tool) ? `${tool} changes state, and the agent is not marked sandbox` : undefined));
     }
-    const mismatch = o.capabilities !== undefined ? versionMismatch(o.capabilities, corpusVersion) : undefined;
+    const sdk = sdkVersion();
+    const mismatch =
+      o.capabilities !== undefined ? versionMismatch(o.capabilities, corpusVersion, `${sdk.name} ${sdk.version}`) : undefined;
     const runnerOptions: StoryboardRunOptions = {
       protocol: 'mcp',
       allow_http: true, // the proxy is plain HTTP on loopback; the agent's own transport is the session's

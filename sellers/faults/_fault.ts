@@ -47,7 +47,14 @@ export interface FaultBehaviour {
   /** Streams this tool's success answer with structuredContent padded to `bytes` (streamed-answer.ts). */
   stream?: { tool: string; bytes: number };
   /** Implemented by the transport module itself (stdout logs, HTTP headers). */
-  transport?: 'stdio-stdout' | 'stdio-undeclared-request' | 'http-content-type' | 'http-session-id' | 'http-auth-optional';
+  transport?:
+    | 'stdio-stdout'
+    | 'stdio-undeclared-request'
+    | 'http-content-type'
+    | 'http-session-id'
+    | 'http-auth-optional'
+    | 'http-auth-any-token'
+    | 'http-auth-discovery-protected';
 }
 
 export interface Fault {

@@ -4,7 +4,8 @@ import { adcpErrorOnly, SUCCESS_TARGET, textItem } from './_kit.ts';
 export default defineFault({
   name: 'adcp-error-only-structured',
   description: 'get_products success (no isError) whose structuredContent and text are {adcp_error:{…}} alone',
-  trips: { 'envelope.adcp-error-only-success': 'fail', 'envelope.extractable': 'fail' },
+  // version.echo: an adcp_error-only success carries no adcp_version a client can read.
+  trips: { 'envelope.adcp-error-only-success': 'fail', 'envelope.extractable': 'fail', 'version.echo': 'warn' },
   behaviour: {
     result: ({ tool }) => {
       if (tool !== SUCCESS_TARGET) return undefined;

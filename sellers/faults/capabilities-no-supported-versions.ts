@@ -6,8 +6,9 @@ import { isPlainObject } from '../reference/json.ts';
 export default defineFault({
   name: 'capabilities-no-supported-versions',
   description: 'get_adcp_capabilities omits adcp.supported_versions (major_versions stays)',
-  trips: {},
-  tripsByAdcpVersion: { '3.1': { 'capabilities.versions': 'fail' } },
+  // get_adcp_capabilities is called unpinned, and the seller serves it at 3.1 (its echo says so), where
+  // supported_versions is required, whatever release the rest is judged at.
+  trips: { 'capabilities.versions': 'fail' },
   behaviour: {
     payload: (tool, p) => {
       if (tool === 'get_adcp_capabilities' && isPlainObject(p['adcp'])) delete p['adcp']['supported_versions'];

@@ -5,7 +5,8 @@ import { cloneJson, isPlainObject, type JsonObject } from '../reference/json.ts'
 export default defineFault({
   name: 'context-altered',
   description: 'get_products success echoes the context with a different correlation_id',
-  trips: { 'envelope.context-echo': 'fail' },
+  // A call sent without context gets one back (the altered copy of nothing): made up.
+  trips: { 'envelope.context-echo': 'fail', 'envelope.context-not-fabricated': 'fail' },
   behaviour: {
     payload: onTarget((p) => {
       const sent = p['context'];

@@ -1,6 +1,7 @@
 // The reference seller's synthetic inventory: a few products, creative formats and signals of a
 // fictional sports publisher. Every object here validates inside the official AdCP 3.0 and 3.1.19
-// response schemas (test/sellers/responses.test.ts). Plain data: handlers copy what they return.
+// response schemas at the release served (test/sellers/releases.test.ts; tools.ts leaves out the
+// 3.1-only fields, such as signal_ref, when serving 3.0). Plain data: handlers copy what they return.
 
 export const SELLER_NAME = 'adcp-conformance reference seller';
 export const SELLER_VERSION = '0.1.0';

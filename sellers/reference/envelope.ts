@@ -1,6 +1,8 @@
-// MCP tool results the AdCP way. Success: flat payload in structuredContent with `status` and the
-// caller's `context` echoed, plus one text item (the JSON mirror or a summary, per tool). Error:
-// `isError:true`, structuredContent `{adcp_error, context}` and `{"adcp_error":…}` as content[0].text.
+// MCP tool results the AdCP way. Success: flat payload in structuredContent with `status`, the release
+// served (`adcp_version`) and the caller's `context` echoed, plus one text item (the JSON mirror or a
+// summary, per tool). Error: `isError:true`, structuredContent `{adcp_error, adcp_version?, context?}` and
+// `{"adcp_error":…}` as content[0].text. A request without `context` gets none back: the seller never
+// makes one up (context-sessions.mdx, "No synthesis").
 import type { AdcpErrorBody } from './adcp-error.ts';
 import type { JsonObject } from './json.ts';
 import type { OutputShape } from './output-schemas.ts';
@@ -17,10 +19,14 @@ export interface ToolResult {
   isError?: unknown;
 }
 
-/** The flat AdCP payload: task status first, then the body, then the echoed context. */
-export function payloadOf(body: JsonObject, context: JsonObject | undefined): JsonObject {
+/**
+ * The flat AdCP payload: task status first, then the body, then the release served (versioning.mdx:
+ * "Server echoes: `adcp_version` on every response … the release served") and the echoed context.
+ */
+export function payloadOf(body: JsonObject, context: JsonObject | undefined, release?: string): JsonObject {
   const payload: JsonObject = { status: 'completed' };
   for (const [k, v] of Object.entries(body)) payload[k] = v;
+  if (release !== undefined) payload['adcp_version'] = release;
   if (context !== undefined) payload['context'] = context;
   return payload;
 }
@@ -60,8 +66,13 @@ export function sanitizeError(error: AdcpErrorBody): AdcpErrorBody {
   return safe;
 }
 
-export function errorResult(error: AdcpErrorBody, context: JsonObject | undefined): ToolResult {
+/**
+ * `release`: the release the call was served at, echoed beside adcp_error; absent when no release was
+ * served (VERSION_UNSUPPORTED: the pin could not be honoured).
+ */
+export function errorResult(error: AdcpErrorBody, context: JsonObject | undefined, release?: string): ToolResult {
   const structured: JsonObject = { adcp_error: error };
+  if (release !== undefined) structured['adcp_version'] = release;
   // The context travels next to adcp_error (where AdCP SDKs put it on error envelopes).
   if (context !== undefined) structured['context'] = context;
   return {

@@ -30,11 +30,36 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
 /** Why a request may not be served under `--token` (`ok` when it may). */
 type AuthDecision = 'ok' | 'missing' | 'invalid';
 
-function authorize(req: IncomingMessage, config: SellerConfig, optional: boolean): AuthDecision {
+/**
+ * The discovery tasks anyone may call (AdCP authentication.mdx › Public Operations): with initialize,
+ * tools/list and every other non-tool request, they are served without credentials.
+ */
+export const PUBLIC_TASKS: readonly string[] = ['get_adcp_capabilities', 'list_creative_formats', 'get_products'];
+
+/** How the auth faults bend the check (none: the conformant seller). */
+interface AuthFaults {
+  /** auth-optional: a request that brings no credentials at all is let through. */
+  optional: boolean;
+  /** auth-invalid-served: any bearer token is accepted (only its presence is checked). */
+  anyToken: boolean;
+  /** auth-discovery-protected: every request needs the token, discovery and initialize included. */
+  discoveryProtected: boolean;
+}
+
+/**
+ * Under `--token`: a request without Authorization is served when it is public (not a tools/call, or a
+ * call of a public task), else refused as `missing`; a request with a wrong token is refused as `invalid`,
+ * whatever it asks for (a presented credential is verified, AUTH_INVALID).
+ */
+function authorize(req: IncomingMessage, config: SellerConfig, tool: unknown, faults: AuthFaults): AuthDecision {
   if (config.token === undefined) return 'ok';
   const sent = req.headers['authorization'];
-  // auth-optional fault: a request that brings no credentials at all is let through.
-  if (sent === undefined) return optional ? 'ok' : 'missing';
+  if (sent === undefined) {
+    if (faults.optional) return 'ok';
+    const isPublic = tool === undefined || (typeof tool === 'string' && PUBLIC_TASKS.includes(tool));
+    return isPublic && !faults.discoveryProtected ? 'ok' : 'missing';
+  }
+  if (faults.anyToken) return /^Bearer \S+$/.test(sent) ? 'ok' : 'invalid';
   const want = Buffer.from(`Bearer ${config.token}`);
   const got = Buffer.from(sent);
   return got.length === want.length && timingSafeEqual(got, want) ? 'ok' : 'invalid';
@@ -42,7 +67,7 @@ function authorize(req: IncomingMessage, config: SellerConfig, optional: boolean
 
 /**
  * 401 with the challenge RFC 6750 §3 asks for (MCP authorization: a 401 MUST carry WWW-Authenticate), and
- * a JSON-RPC error whose data carries the AdCP error (-32028, the code AdCP reserves for missing auth).
+ * a JSON-RPC error whose data carries the AdCP error (AUTH_MISSING or AUTH_INVALID).
  */
 function unauthorized(res: ServerResponse, why: Exclude<AuthDecision, 'ok'>): void {
   const realm = 'Bearer realm="adcp-conformance reference seller"';
@@ -55,7 +80,12 @@ function unauthorized(res: ServerResponse, why: Exclude<AuthDecision, 'ok'>): vo
     'www-authenticate': why === 'missing' ? realm : `${realm}, error="invalid_token"`,
   });
   res.end(
-    JSON.stringify({ jsonrpc: '2.0', error: { code: -32028, message: adcpError.message, data: { adcp_error: adcpError } }, id: null }),
+    // -32028 is reserved for AUTH_MISSING (transport-errors.mdx); AUTH_INVALID has no reserved JSON-RPC code.
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: why === 'missing' ? -32028 : -32000, message: adcpError.message, data: { adcp_error: adcpError } },
+      id: null,
+    }),
   );
 }
 
@@ -123,7 +153,11 @@ export async function startHttp(config: SellerConfig): Promise<HttpSeller> {
   const sessions = new Map<string, Session>();
   const badContentType = transportFault(config, 'http-content-type');
   const rotateSessionId = transportFault(config, 'http-session-id');
-  const authOptional = transportFault(config, 'http-auth-optional');
+  const authFaults: AuthFaults = {
+    optional: transportFault(config, 'http-auth-optional'),
+    anyToken: transportFault(config, 'http-auth-any-token'),
+    discoveryProtected: transportFault(config, 'http-auth-discovery-protected'),
+  };
   // http-session-id-change: ids the server handed out after initialize → the real session id.
   const aliases = new Map<string, string>();
   let rotation = 0;
@@ -156,9 +190,6 @@ export async function startHttp(config: SellerConfig): Promise<HttpSeller> {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
-    // Under --token every MCP request needs the bearer token, initialize included.
-    const auth = authorize(req, config, authOptional);
-    if (auth !== 'ok') return unauthorized(res, auth);
     const sentId = req.headers['mcp-session-id'];
     const sessionId = typeof sentId === 'string' ? (aliases.get(sentId) ?? sentId) : undefined;
     if (sessionId !== undefined && sessionId !== sentId) {
@@ -179,6 +210,17 @@ export async function startHttp(config: SellerConfig): Promise<HttpSeller> {
         return jsonRpcError(res, 400, -32700, 'Parse error');
       }
     }
+    // Under --token: protected tool calls need the bearer token; discovery, initialize and tools/list do not.
+    // (A batch is never public: it may carry any call.)
+    const calledTool = Array.isArray(body)
+      ? null
+      : isPlainObject(body) && body['method'] === 'tools/call'
+        ? isPlainObject(body['params'])
+          ? body['params']['name']
+          : null
+        : undefined;
+    const auth = authorize(req, config, calledTool, authFaults);
+    if (auth !== 'ok') return unauthorized(res, auth);
 
     let transport = sessionId !== undefined ? sessions.get(sessionId)?.transport : undefined;
     if (!transport) {

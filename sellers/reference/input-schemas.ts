@@ -12,6 +12,11 @@ const object = (properties: Record<string, Schema>, extra: Schema = {}): Schema 
     ext: { type: 'object' },
     adcp_version: { type: 'string', pattern: '^\\d+\\.\\d+(-[a-zA-Z0-9.-]+)?$' },
     adcp_major_version: { type: 'integer', minimum: 1, maximum: 99 },
+    // Envelope fields every tool accepts, reads included, and ignores when it does not use them
+    // (security.mdx "Server-side tool wrapper conformance"; idempotency_key too, undeclared on reads).
+    context_id: { type: 'string' },
+    governance_context: { type: 'string' },
+    push_notification_config: { type: 'object' },
     ...properties,
   },
   additionalProperties: true,
@@ -100,5 +105,63 @@ export const inputSchemas: Record<string, Schema> = {
       },
     },
     { required: ['idempotency_key', 'account', 'creatives'] },
+  ),
+  update_media_buy: object(
+    {
+      idempotency_key: idempotencyKey,
+      account: accountRef,
+      media_buy_id: { type: 'string', minLength: 1 },
+      revision: { type: 'integer', minimum: 1 },
+      paused: { type: 'boolean' },
+      canceled: { type: 'boolean' },
+      cancellation_reason: { type: 'string' },
+      start_time: { type: 'string', minLength: 1 },
+      end_time: { type: 'string', format: 'date-time' },
+      packages: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { package_id: { type: 'string', minLength: 1 }, budget: { type: 'number', minimum: 0 }, paused: { type: 'boolean' } },
+          required: ['package_id'],
+        },
+      },
+    },
+    { required: ['idempotency_key', 'account', 'media_buy_id'] },
+  ),
+  provide_performance_feedback: object(
+    {
+      idempotency_key: idempotencyKey,
+      media_buy_id: { type: 'string', minLength: 1 },
+      measurement_period: { type: 'object' },
+      performance_index: { type: 'number', minimum: 0 },
+      package_id: { type: 'string' },
+      creative_id: { type: 'string' },
+      metric_type: { type: 'string' },
+      feedback_source: { type: 'string' },
+    },
+    { required: ['idempotency_key', 'media_buy_id', 'measurement_period', 'performance_index'] },
+  ),
+  activate_signal: object(
+    {
+      idempotency_key: idempotencyKey,
+      account: accountRef,
+      action: { type: 'string', enum: ['activate', 'deactivate'] },
+      signal_agent_segment_id: { type: 'string', minLength: 1 },
+      pricing_option_id: { type: 'string' },
+      destinations: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          properties: {
+            type: { type: 'string', enum: ['platform', 'agent'] },
+            platform: { type: 'string' },
+            agent_url: { type: 'string' },
+          },
+          required: ['type'],
+        },
+      },
+    },
+    { required: ['idempotency_key', 'signal_agent_segment_id', 'destinations'] },
   ),
 };

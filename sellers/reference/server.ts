@@ -5,6 +5,7 @@ import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
 import { InitializeRequestSchema, ListToolsRequestSchema, McpError, type InitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { AdcpFailure, type AdcpErrorBody } from './adcp-error.ts';
+import { rejectCredentialsInArgs } from './credentials.ts';
 import { SELLER_NAME, SELLER_VERSION } from './catalog.ts';
 import { streamedAnswer } from './streamed-answer.ts';
 import { errorResult, payloadOf, sanitizeError, successResult, type ToolResult } from './envelope.ts';
@@ -16,7 +17,16 @@ import { outputSchemaFor } from './output-schemas.ts';
 import type { SellerState } from './state.ts';
 import { toolSpecs, type ToolSpec } from './tools.ts';
 import { compileAllInputValidators, validateArguments } from './validate-input.ts';
-import { checkVersion } from './version.ts';
+import { DEFAULT_RELEASE, negotiateRelease, type ServedRelease } from './version.ts';
+
+/** The release a call would be served at, or undefined when its pin cannot be honoured. */
+function releaseOrUndefined(args: JsonObject): ServedRelease | undefined {
+  try {
+    return negotiateRelease(args);
+  } catch {
+    return undefined;
+  }
+}
 
 /** tools/call with any params: the method literal routes it, nothing else is checked by the SDK. */
 const AnyToolCall = z.object({ method: z.literal('tools/call'), params: z.unknown() });
@@ -94,10 +104,10 @@ export function streamedAnswerFor(
   if (!fault || !spec) return undefined;
   const args: JsonObject = isPlainObject(rawArgs) ? rawArgs : {};
   try {
-    checkVersion(args);
+    const release = negotiateRelease(args);
     validateArguments(spec.name, args);
-    const body = spec.run(args, { state, sandbox: config.sandbox });
-    return streamedAnswer(id, spec, payloadOf(body, isPlainObject(args['context']) ? args['context'] : undefined), fault.bytes);
+    const body = spec.run(args, { state, sandbox: config.sandbox, release });
+    return streamedAnswer(id, spec, payloadOf(body, isPlainObject(args['context']) ? args['context'] : undefined, release), fault.bytes);
   } catch {
     return undefined;
   }
@@ -123,10 +133,10 @@ export function createSellerServer(config: SellerConfig, state: SellerState, hoo
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: advertisedTools(config) }) as never);
 
-  const errorAnswer = (error: AdcpErrorBody, context: JsonObject | undefined): unknown => {
+  const errorAnswer = (error: AdcpErrorBody, context: JsonObject | undefined, release: ServedRelease | undefined): unknown => {
     const body = sanitizeError(error);
     for (const b of active) b.error?.(body);
-    let result: unknown = errorResult(body, context);
+    let result: unknown = errorResult(body, context, release);
     for (const b of active) if (b.errorResult) result = b.errorResult(result as ToolResult);
     return result;
   };
@@ -145,6 +155,7 @@ export function createSellerServer(config: SellerConfig, state: SellerState, hoo
       return errorAnswer(
         { code: 'VALIDATION_ERROR', message: 'Invalid request: arguments must be an object', recovery: 'correctable', field: 'arguments' },
         undefined,
+        DEFAULT_RELEASE,
       );
     }
     const spec: ToolSpec | undefined = served.has(name) ? toolSpecs.find((s) => s.name === name) : undefined;
@@ -152,25 +163,33 @@ export function createSellerServer(config: SellerConfig, state: SellerState, hoo
       return errorAnswer(
         { code: 'UNSUPPORTED_FEATURE', message: `This seller does not serve the tool '${name}'`, recovery: 'terminal', field: 'name' },
         context,
+        releaseOrUndefined(args),
       );
     }
     let body: JsonObject;
+    // The release served: set once negotiation succeeded, echoed on the answer, success or error.
+    let release: ServedRelease | undefined;
     try {
       // A pinned version the seller does not speak is refused first: the rest of the request follows that version.
-      checkVersion(args);
+      release = negotiateRelease(args);
+      rejectCredentialsInArgs(args);
       validateArguments(spec.name, args);
-      body = spec.run(args, env);
+      body = spec.run(args, { ...env, release });
     } catch (err) {
       if (err instanceof AdcpFailure) {
         const invalid = active.find((b) => b.invalidInput)?.invalidInput;
         if (invalid && err.body.code === 'VALIDATION_ERROR') return takeOver(invalid, name);
-        return errorAnswer(err.body, context);
+        return errorAnswer(err.body, context, release);
       }
       // A bug of ours: say so without leaking internals; the details go to stderr.
       log(`internal error in ${name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      return errorAnswer({ code: 'INTERNAL_ERROR', message: 'The seller failed to process the request', recovery: 'terminal' }, context);
+      return errorAnswer(
+        { code: 'INTERNAL_ERROR', message: 'The seller failed to process the request', recovery: 'terminal' },
+        context,
+        release,
+      );
     }
-    const payload = payloadOf(body, context);
+    const payload = payloadOf(body, context, release);
     const streamed = streamedFault(config, spec.name);
     if (streamed && hooks.stream) {
       await hooks.stream(streamedAnswer(requestId, spec, payload, streamed.bytes));

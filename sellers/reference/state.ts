@@ -4,7 +4,8 @@ import { canonicalJson, isPlainObject, type JsonObject } from './json.ts';
 
 export interface MediaBuyRecord {
   media_buy_id: string;
-  status: 'pending_creatives';
+  /** AdCP media-buy-status: booked → pending_creatives; update_media_buy pauses, resumes (active) or cancels. */
+  status: 'pending_creatives' | 'active' | 'paused' | 'canceled';
   currency: string;
   total_budget: number;
   start_time: string;

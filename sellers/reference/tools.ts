@@ -4,12 +4,50 @@ import { AdcpFailure } from './adcp-error.ts';
 import * as catalog from './catalog.ts';
 import { cloneJson, isPlainObject, type JsonObject } from './json.ts';
 import { page } from './pagination.ts';
-import { REPLAY_TTL_SECONDS, type SellerState, objectField, stringField } from './state.ts';
-import { SUPPORTED_MAJORS, SUPPORTED_VERSIONS } from './version.ts';
+import { REPLAY_TTL_SECONDS, type MediaBuyRecord, type SellerState, objectField, stringField } from './state.ts';
+import { DEFAULT_RELEASE, SUPPORTED_MAJORS, SUPPORTED_VERSIONS, type ServedRelease } from './version.ts';
+
+/** An AdCP release this seller serves (release precision, as on the wire). */
+export type Release = ServedRelease;
 
 export interface ToolEnv {
   state: SellerState;
   sandbox: boolean;
+  /**
+   * The release served for this call after version negotiation (version.ts). Payloads follow its
+   * response schemas: 3.1-only fields are left out when serving 3.0. Absent → DEFAULT_RELEASE (3.1).
+   */
+  release?: Release;
+}
+
+/** The release a call is served at. */
+export const releaseOf = (env: ToolEnv): Release => env.release ?? DEFAULT_RELEASE;
+
+/**
+ * Fields AdCP 3.1 added to a task's success body (absent from the 3.0 response schemas: 3.0.26 and the
+ * 3.0 tree inside @adcp/sdk). Serving 3.0 leaves them out, so a 3.0 client gets the 3.0 shape; the
+ * migration guide: "existing 3.0-conformant agents can remain on "3.0" without changing request or
+ * response shapes" (https://adcontextprotocol.org/docs/reference/migration/3-0-to-3-1).
+ */
+export const RELEASE_3_1_FIELDS = {
+  /** Discovery answers: the cache layer of the rate card (required in 3.1). */
+  get_products: ['cache_scope'],
+  get_signals: ['cache_scope'],
+  /** The buy's lifecycle state (3.1 SHOULD, replacing the body `status` that collides with the task status), and its money. */
+  create_media_buy: ['media_buy_status', 'currency', 'total_budget'],
+  update_media_buy: ['media_buy_status', 'currency', 'total_budget'],
+} as const satisfies Record<string, readonly string[]>;
+
+/** Per signal: `signal_ref` (3.1's canonical signal identity; 3.0 knows `signal_id` only). */
+export const RELEASE_3_1_SIGNAL_FIELDS = ['signal_ref'] as const;
+
+/** The body as the release served shapes it: a 3.0 call gets no field 3.1 added. */
+function atRelease(tool: keyof typeof RELEASE_3_1_FIELDS, body: JsonObject, env: ToolEnv): JsonObject {
+  if (releaseOf(env) !== '3.0') return body;
+  const out: JsonObject = {};
+  const drop = new Set<string>(RELEASE_3_1_FIELDS[tool]);
+  for (const [k, v] of Object.entries(body)) if (!drop.has(k)) out[k] = v;
+  return out;
 }
 
 type Schema = Record<string, unknown>;
@@ -53,19 +91,22 @@ function capabilities(_args: JsonObject, env: ToolEnv): JsonObject {
       supported_versions: [...SUPPORTED_VERSIONS],
       idempotency: { supported: true, replay_ttl_seconds: REPLAY_TTL_SECONDS },
     },
-    supported_protocols: ['media_buy', 'signals', 'creative'],
+    // Only the protocols whose every Required task this seller lists (protocol/required-tasks.mdx). The
+    // mutating ones (create/update_media_buy, provide_performance_feedback, activate_signal) are listed
+    // by a sandbox seller only: a read-only seller declares the creative protocol alone.
+    supported_protocols: env.sandbox ? ['media_buy', 'signals', 'creative'] : ['creative'],
     account: { supported_billing: ['operator'], required_for_products: false, sandbox: env.sandbox },
     media_buy: { supported_pricing_models: ['cpm'] },
   };
 }
 
-function getProducts(args: JsonObject): JsonObject {
+function getProducts(args: JsonObject, env: ToolEnv): JsonObject {
   const brief = (stringField(args, 'brief') ?? '').toLowerCase();
   // A toy relevance rule: a brief that mentions video lists the video product first.
   const products = cloneJson(catalog.products);
   if (brief.includes('video')) products.reverse();
   const { items, pagination } = page('get_products', args, products);
-  return { products: items, cache_scope: 'public', ...(pagination ? { pagination } : {}) };
+  return atRelease('get_products', { products: items, cache_scope: 'public', ...(pagination ? { pagination } : {}) }, env);
 }
 
 function listCreativeFormats(args: JsonObject): JsonObject {
@@ -92,7 +133,10 @@ function listCreatives(args: JsonObject, env: ToolEnv): JsonObject {
 
 function getMediaBuys(args: JsonObject, env: ToolEnv): JsonObject {
   const ids = wanted(args, 'media_buy_ids');
-  const buys = [...env.state.mediaBuys.values()].filter((b) => !ids || ids.has(b.media_buy_id));
+  const buys = [...env.state.mediaBuys.values()]
+    .filter((b) => !ids || ids.has(b.media_buy_id))
+    // The record's pricing_option_id is ours (delivery rates): get_media_buys' package declares none, at 3.0 or 3.1.
+    .map((b) => ({ ...b, packages: b.packages.map(({ pricing_option_id: _option, ...p }) => p) }));
   const { items, pagination } = page('get_media_buys', args, cloneJson(buys));
   return { media_buys: items, ...(pagination ? { pagination } : {}) };
 }
@@ -130,9 +174,11 @@ function rateOf(productId: string, pricingOptionId: string): number {
   return option?.fixed_price ?? option?.floor_price ?? 0;
 }
 
-function getSignals(args: JsonObject): JsonObject {
-  const { items, pagination } = page('get_signals', args, cloneJson(catalog.signals));
-  return { signals: items, cache_scope: 'public', ...(pagination ? { pagination } : {}) };
+function getSignals(args: JsonObject, env: ToolEnv): JsonObject {
+  const all: JsonObject[] = cloneJson(catalog.signals);
+  if (releaseOf(env) === '3.0') for (const signal of all) for (const k of RELEASE_3_1_SIGNAL_FIELDS) delete signal[k];
+  const { items, pagination } = page('get_signals', args, all);
+  return atRelease('get_signals', { signals: items, cache_scope: 'public', ...(pagination ? { pagination } : {}) }, env);
 }
 
 function requireSandbox(env: ToolEnv, tool: string): void {
@@ -219,7 +265,7 @@ function createMediaBuy(args: JsonObject, env: ToolEnv): JsonObject {
     };
     env.state.remember(env.state.mediaBuys, record.media_buy_id, record);
     // `status` is the envelope's task status on the flat MCP wire; the buy's own state travels as
-    // media_buy_status (3.1; AdCP 3.0 reads it as an extra field).
+    // media_buy_status (3.1 only: a 3.0 answer leaves it out, see atRelease).
     return {
       media_buy_id: record.media_buy_id,
       media_buy_status: record.status,
@@ -232,7 +278,9 @@ function createMediaBuy(args: JsonObject, env: ToolEnv): JsonObject {
     };
   });
   if ('conflict' in outcome) throw idempotencyConflict('create_media_buy');
-  return outcome.replayed ? { ...cloneJson(outcome.body), replayed: true } : cloneJson(outcome.body);
+  // The cache keeps the full (3.1) body; each answer, replays included, is shaped for the release it is served at.
+  const body = atRelease('create_media_buy', cloneJson(outcome.body), env);
+  return outcome.replayed ? { ...body, replayed: true } : body;
 }
 
 function syncCreatives(args: JsonObject, env: ToolEnv): JsonObject {
@@ -259,6 +307,160 @@ function syncCreatives(args: JsonObject, env: ToolEnv): JsonObject {
     return { dry_run: dryRun, creatives: results, sandbox: true };
   });
   if ('conflict' in outcome) throw idempotencyConflict('sync_creatives');
+  return outcome.replayed ? { ...cloneJson(outcome.body), replayed: true } : cloneJson(outcome.body);
+}
+
+function mediaBuyOf(args: JsonObject, env: ToolEnv): MediaBuyRecord {
+  const id = stringField(args, 'media_buy_id');
+  const buy = id !== undefined ? env.state.mediaBuys.get(id) : undefined;
+  if (!buy) {
+    throw new AdcpFailure({
+      code: 'MEDIA_BUY_NOT_FOUND',
+      message: 'No media buy with this media_buy_id on this seller',
+      recovery: 'correctable',
+      field: 'media_buy_id',
+      suggestion: 'Use a media_buy_id from create_media_buy or get_media_buys.',
+    });
+  }
+  return buy;
+}
+
+/** Checks an update against the buy as it stands; throws the AdCP error that refuses it. */
+function checkUpdate(args: JsonObject, buy: MediaBuyRecord): void {
+  const revision = args['revision'];
+  if (typeof revision === 'number' && revision !== buy.revision) {
+    throw new AdcpFailure({
+      code: 'CONFLICT',
+      message: `revision ${revision} is stale: the media buy is at revision ${buy.revision}`,
+      recovery: 'transient',
+      field: 'revision',
+      suggestion: 'Re-read the media buy with get_media_buys and retry with its current revision.',
+    });
+  }
+  if (buy.status === 'canceled') {
+    throw args['canceled'] === true
+      ? new AdcpFailure({ code: 'NOT_CANCELLABLE', message: 'The media buy is already canceled', recovery: 'correctable' })
+      : new AdcpFailure({
+          code: 'INVALID_STATE',
+          message: 'A canceled media buy cannot be updated',
+          recovery: 'correctable',
+          suggestion: 'Check its status with get_media_buys; book a new media buy instead.',
+        });
+  }
+  const packages = (Array.isArray(args['packages']) ? args['packages'] : []).filter(isPlainObject);
+  for (const [i, p] of packages.entries()) {
+    if (!buy.packages.some((own) => own.package_id === p['package_id'])) {
+      throw new AdcpFailure({
+        code: 'PACKAGE_NOT_FOUND',
+        message: 'A package update names a package this media buy does not have',
+        recovery: 'correctable',
+        field: `packages[${i}].package_id`,
+        suggestion: 'Use a package_id from the media buy (get_media_buys).',
+      });
+    }
+    const budget = p['budget'];
+    if (budget !== undefined && (typeof budget !== 'number' || !Number.isFinite(budget) || budget < 0)) {
+      throw new AdcpFailure({
+        code: 'VALIDATION_ERROR',
+        message: 'A package budget must be a non-negative number',
+        recovery: 'correctable',
+        field: `packages[${i}].budget`,
+      });
+    }
+  }
+  const start = Date.parse(stringField(args, 'start_time') ?? buy.start_time);
+  const end = Date.parse(stringField(args, 'end_time') ?? buy.end_time);
+  if (Number.isFinite(start) && Number.isFinite(end) && end <= start) {
+    throw new AdcpFailure({
+      code: 'VALIDATION_ERROR',
+      message: 'end_time must be after start_time',
+      recovery: 'correctable',
+      field: 'end_time',
+      suggestion: 'Send a flight whose end_time is later than its start_time.',
+    });
+  }
+}
+
+/** Pause, resume, cancel, re-budget packages or move the flight of a sandbox buy; each change bumps `revision`. */
+function updateMediaBuy(args: JsonObject, env: ToolEnv): JsonObject {
+  requireSandbox(env, 'update_media_buy');
+  const outcome = env.state.idempotent('update_media_buy', stringField(args, 'idempotency_key') ?? '', args, () => {
+    // Refusals throw inside: a refused update stores nothing under its key.
+    const buy = mediaBuyOf(args, env);
+    checkUpdate(args, buy);
+    const updates = new Map(
+      (Array.isArray(args['packages']) ? args['packages'] : []).filter(isPlainObject).map((p) => [String(p['package_id']), p]),
+    );
+    // A cancel ignores every other field of the request.
+    if (args['canceled'] === true) buy.status = 'canceled';
+    else {
+      if (args['paused'] === true) buy.status = 'paused';
+      else if (args['paused'] === false) buy.status = 'active';
+      for (const p of buy.packages) {
+        const budget = updates.get(p.package_id)?.['budget'];
+        if (typeof budget === 'number') p.budget = budget;
+      }
+      buy.total_budget = buy.packages.reduce((sum, p) => sum + p.budget, 0);
+      buy.start_time = stringField(args, 'start_time') ?? buy.start_time;
+      buy.end_time = stringField(args, 'end_time') ?? buy.end_time;
+    }
+    buy.revision += 1;
+    const touched = args['canceled'] === true || updates.size === 0 ? buy.packages : buy.packages.filter((p) => updates.has(p.package_id));
+    return {
+      media_buy_id: buy.media_buy_id,
+      media_buy_status: buy.status,
+      revision: buy.revision,
+      currency: buy.currency,
+      total_budget: buy.total_budget,
+      // Full packages, never id stubs.
+      affected_packages: cloneJson(touched),
+      sandbox: true,
+    };
+  });
+  if ('conflict' in outcome) throw idempotencyConflict('update_media_buy');
+  const body = atRelease('update_media_buy', cloneJson(outcome.body), env);
+  return outcome.replayed ? { ...body, replayed: true } : body;
+}
+
+/** Buyer optimization signals: accepted for a buy this seller holds (a sandbox seller keeps no model to feed). */
+function providePerformanceFeedback(args: JsonObject, env: ToolEnv): JsonObject {
+  requireSandbox(env, 'provide_performance_feedback');
+  const outcome = env.state.idempotent('provide_performance_feedback', stringField(args, 'idempotency_key') ?? '', args, () => {
+    mediaBuyOf(args, env);
+    return { success: true, sandbox: true };
+  });
+  if ('conflict' in outcome) throw idempotencyConflict('provide_performance_feedback');
+  return outcome.replayed ? { ...cloneJson(outcome.body), replayed: true } : cloneJson(outcome.body);
+}
+
+/** Activates (or deactivates) one of this seller's signals on each destination: live at once, keyed by segment id. */
+function activateSignal(args: JsonObject, env: ToolEnv): JsonObject {
+  requireSandbox(env, 'activate_signal');
+  const outcome = env.state.idempotent('activate_signal', stringField(args, 'idempotency_key') ?? '', args, () => {
+    const id = stringField(args, 'signal_agent_segment_id');
+    if (!catalog.signals.some((s) => s.signal_agent_segment_id === id)) {
+      // REFERENCE_NOT_FOUND, not SIGNAL_NOT_FOUND: that one is for data-provider signal_id / signal_ref
+      // references, not an agent's own opaque segment ids (the 3.1 error-compliance-signals storyboard).
+      throw new AdcpFailure({
+        code: 'REFERENCE_NOT_FOUND',
+        message: 'No signal with this signal_agent_segment_id on this agent',
+        recovery: 'correctable',
+        field: 'signal_agent_segment_id',
+        suggestion: 'Use a signal_agent_segment_id from get_signals.',
+      });
+    }
+    const live = args['action'] !== 'deactivate';
+    const deployments = (Array.isArray(args['destinations']) ? args['destinations'] : []).filter(isPlainObject).map((d) => ({
+      ...(d['type'] === 'agent'
+        ? { type: 'agent', agent_url: String(d['agent_url']) }
+        : { type: 'platform', platform: String(d['platform']) }),
+      ...(typeof d['account'] === 'string' ? { account: d['account'] } : {}),
+      is_live: live,
+      ...(live ? { activation_key: { type: 'segment_id', segment_id: String(id) }, deployed_at: new Date().toISOString() } : {}),
+    }));
+    return { deployments, sandbox: true };
+  });
+  if ('conflict' in outcome) throw idempotencyConflict('activate_signal');
   return outcome.replayed ? { ...cloneJson(outcome.body), replayed: true } : cloneJson(outcome.body);
 }
 
@@ -358,5 +560,35 @@ export const toolSpecs: readonly ToolSpec[] = [
     outputProperties: { ...envelopeProps, creatives: { type: 'array' } },
     run: syncCreatives,
     summarize: (b) => `${count(b, 'creatives')} creatives ${b['dry_run'] === true ? 'checked (dry run)' : 'synced'}.`,
+  },
+  {
+    name: 'update_media_buy',
+    description: 'Pause, resume, cancel or re-budget a media buy (sandbox accounts only; idempotent by idempotency_key).',
+    mutating: true,
+    text: 'mirror',
+    metaId: true,
+    outputProperties: { ...envelopeProps, media_buy_id: { type: 'string' }, affected_packages: { type: 'array' } },
+    run: updateMediaBuy,
+    summarize: (b) => `Media buy ${String(b['media_buy_id'])} updated.`,
+  },
+  {
+    name: 'provide_performance_feedback',
+    description: 'Send performance feedback on a media buy (sandbox accounts only; idempotent by idempotency_key).',
+    mutating: true,
+    text: 'summary',
+    metaId: true,
+    outputProperties: { ...envelopeProps, success: { type: 'boolean' } },
+    run: providePerformanceFeedback,
+    summarize: () => 'Performance feedback received.',
+  },
+  {
+    name: 'activate_signal',
+    description: 'Activate a signal on decisioning platforms (sandbox accounts only; idempotent by idempotency_key).',
+    mutating: true,
+    text: 'summary',
+    metaId: true,
+    outputProperties: { ...envelopeProps, deployments: { type: 'array' } },
+    run: activateSignal,
+    summarize: (b) => `Signal activated on ${count(b, 'deployments')} destinations.`,
   },
 ];

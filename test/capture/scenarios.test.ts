@@ -34,8 +34,15 @@ function stdio(over: Partial<StdioAgentConfig> = {}): StdioAgentConfig {
   };
 }
 
-const steps = (c: AgentCapture): string[] =>
-  c.exchanges.filter((x) => x.scenario).map((x) => `${x.tool} ${x.scenario!.name}:${x.scenario!.step}`);
+/**
+ * The AdCP 3.1 wire scenarios (version-scenario.ts, envelope-scenario.ts, credential-in-args.ts): read-only,
+ * on every agent; asserted apart (test/capture/auth-scenarios.test.ts has the credential one).
+ */
+const WIRE = new Set(['release-negotiation', 'major-mismatch', 'protocol-fields', 'context-not-fabricated', 'credential-in-args']);
+const steps = (c: AgentCapture, wire = false): string[] =>
+  c.exchanges
+    .filter((x) => x.scenario && WIRE.has(x.scenario.name) === wire)
+    .map((x) => `${x.tool} ${x.scenario!.name}:${x.scenario!.step}`);
 const business = (c: AgentCapture): Record<string, string[]> => {
   const out: Record<string, string[]> = {};
   for (const o of judgeAgent(c, { agent: c.agent })) if (BUSINESS.test(o.check)) (out[o.check] ??= []).push(o.status);
@@ -61,6 +68,7 @@ describe('scenarios against the reference seller', () => {
       'create_media_buy idempotency:conflict',
       'create_media_buy idempotency:missing-key',
       'create_media_buy unknown-reference:unknown-product',
+      'update_media_buy unknown-reference:unknown-media-buy',
     ]);
     // The booking names a product the seller offered in its own get_products answer.
     const booking = capture.exchanges.find((x) => x.scenario?.step === 'original')!;
@@ -68,12 +76,14 @@ describe('scenarios against the reference seller', () => {
       product_id: 'test-product',
       pricing_option_id: 'default',
     });
-    expect(capture.scenarios?.map((r) => `${r.name}:${r.status}`)).toEqual([
+    expect(capture.scenarios?.filter((r) => !WIRE.has(r.name)).map((r) => `${r.name}:${r.status}`)).toEqual([
       'version-negotiation:ran',
       'pagination:ran',
       'idempotency:ran',
       'unknown-reference:ran',
       'unauthenticated:not-applicable',
+      'public-discovery:not-applicable',
+      'invalid-credentials:not-applicable',
     ]);
     // Scenario calls are named as such in reports.
     const outcomes = judgeAgent(capture, { agent: capture.agent });
@@ -82,8 +92,12 @@ describe('scenarios against the reference seller', () => {
     ).toBe(true);
     expect(business(capture)).toEqual({
       'error.version-unsupported': ['pass', 'pass'],
-      'error.unknown-reference': ['pass'],
+      'error.unknown-reference': ['pass', 'pass'],
       'auth.unauthenticated': ['not-applicable'],
+      'auth.invalid-credentials': ['not-applicable'],
+      'auth.public-discovery': ['not-applicable'],
+      // Judged with no schema service, at the default 3.0, where the rule does not apply.
+      'auth.credential-in-args': ['not-applicable'],
       'idempotency.conflict': ['pass'],
       'idempotency.missing-key': ['pass'],
       'idempotency.replay': ['pass'],
@@ -96,6 +110,54 @@ describe('scenarios against the reference seller', () => {
     const [replayed] = await readRecording(join(dir, 'rec.jsonl'));
     expect(replayed!.scenarios).toEqual(capture.scenarios);
     expect(business(replayed!)).toEqual(business(capture));
+  }, 90_000);
+
+  test('the AdCP 3.1 wire scenarios: version pins, envelope fields and a call without context, read-only, all judged pass', async () => {
+    const capture = await captureAgent(stdio({ sandbox: false, args: [...stdioSellerCommand({ sandbox: false }).args] }));
+    expect(steps(capture, true)).toEqual([
+      'get_products release-negotiation:exact-release',
+      'get_products release-negotiation:higher-minor',
+      'get_products release-negotiation:unlisted-pre-release',
+      'get_products release-negotiation:other-major',
+      'get_products major-mismatch:major-disagrees',
+      'get_products major-mismatch:release-disagrees',
+      'get_adcp_capabilities protocol-fields:with-protocol-fields',
+      'get_products protocol-fields:with-protocol-fields',
+      'get_products context-not-fabricated:without-context',
+      'get_adcp_capabilities credential-in-args:ext-api-key',
+    ]);
+    const pins = capture.exchanges
+      .filter((x) => x.scenario && WIRE.has(x.scenario.name) && x.scenario.name !== 'protocol-fields')
+      .map((x) => [x.request.arguments['adcp_version'], x.request.arguments['adcp_major_version']]);
+    expect(pins).toEqual([
+      ['3.1', 3],
+      ['3.99', 3],
+      ['3.1-beta.99', 3],
+      ['99.0', 99],
+      ['3.1', 4],
+      ['4.0', 3],
+      [undefined, undefined],
+      ['3.1', 3], // credential-in-args pins the newest 3.1+ release the seller declares
+    ]);
+    // The call without context really went without one; the envelope fields went with a harmless webhook URL.
+    expect(capture.exchanges.find((x) => x.scenario?.name === 'context-not-fabricated')?.request.arguments).not.toHaveProperty('context');
+    const fields = capture.exchanges.find((x) => x.scenario?.name === 'protocol-fields')!.request.arguments;
+    expect(Object.keys(fields)).toEqual(
+      expect.arrayContaining(['context_id', 'push_notification_config', 'governance_context', 'idempotency_key']),
+    );
+    expect((fields['push_notification_config'] as { url: string }).url).toMatch(/^https:\/\/conformance-test\.example\//);
+    expect(capture.scenarios?.filter((r) => WIRE.has(r.name)).map((r) => `${r.name}:${r.status}`)).toEqual([
+      'release-negotiation:ran',
+      'major-mismatch:ran',
+      'protocol-fields:ran',
+      'context-not-fabricated:ran',
+      'credential-in-args:ran',
+    ]);
+    const wire = judgeAgent(capture, { agent: capture.agent }).filter((o) =>
+      /^(version\.(echo|release-negotiation|major-mismatch)|envelope\.(protocol-fields|context-not-fabricated))$/.test(o.check),
+    );
+    expect(new Set(wire.map((o) => o.check)).size).toBe(5);
+    expect(wire.filter((o) => o.status !== 'pass')).toEqual([]);
   }, 90_000);
 
   test('an agent not marked sandbox: no mutating call, and the mutating rules say why they do not apply', async () => {
@@ -125,7 +187,7 @@ describe('scenarios against the reference seller', () => {
 });
 
 describe('the call without credentials', () => {
-  test('HTTP with a bearer token: refused at initialize with a challenge, in a session of its own; the token is in no record', async () => {
+  test('HTTP with a bearer token: the protected call refused with a challenge, in a session of its own; the token is in no record', async () => {
     const token = 'scenario-token-9f8e7d6c5b';
     const seller = await startHttpSeller({ token });
     try {
@@ -145,7 +207,8 @@ describe('the call without credentials', () => {
       expect(record).toMatchObject({
         status: 'ran',
         withheld: ['Authorization'],
-        refusal: { at: 'initialize', status: 401, wwwAuthenticate: expect.stringMatching(/^Bearer realm=/) },
+        // initialize and tools/list are public (so is discovery): the protected call itself is refused.
+        refusal: { at: 'tools/call', status: 401, wwwAuthenticate: expect.stringMatching(/^Bearer realm=/) },
       });
       // The agent's own HTTP answers are all 2xx: the 401 belongs to the second session.
       expect(capture.http?.observations.every((o) => o.status >= 200 && o.status < 300)).toBe(true);

@@ -16,6 +16,8 @@ function rulesTable(): Map<string, string> {
   const section = text.slice(start, end === -1 ? undefined : end);
   const rows = new Map<string, string>();
   for (const m of section.matchAll(/^\|\s*`([a-z]+\.[a-z0-9-]+)`\s*\|\s*([A-Z*]+)\s*\|/gm)) rows.set(m[1]!, m[2]!);
+  // A later section may restate a rule for a release (`| \`error.recovery\` (3.1) | MUST* |`): that level wins.
+  for (const m of text.matchAll(/^\|\s*`([a-z]+\.[a-z0-9-]+)`\s*\(\d+\.\d+\)\s*\|\s*([A-Z*]+)\s*\|/gm)) rows.set(m[1]!, m[2]!);
   return rows;
 }
 

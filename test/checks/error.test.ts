@@ -87,8 +87,8 @@ describe('error.size', () => {
 });
 
 describe('error.recovery', () => {
-  test('enum value passes; absent or unknown warns (SHOULD)', () => {
-    expect(recovery.severity).toBe('SHOULD');
+  test('enum value passes; absent or unknown warns (SHOULD below AdCP 3.1, MUST from 3.1)', () => {
+    expect(recovery.severity).toEqual({ byAdcpVersion: [{ from: '3.1', level: 'MUST' }], below: 'SHOULD' });
     expect(statusOf(recovery, withError(goodError))).toBe('pass');
     expect(statusOf(recovery, withError({ code: 'X', message: 'm' }))).toBe('fail');
     expect(statusOf(recovery, withError({ ...goodError, recovery: 'retry' }))).toBe('fail');

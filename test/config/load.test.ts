@@ -198,3 +198,47 @@ describe('loadConfig: errors name the file and the pointer, on one line', () => 
     expect(err.message).toMatch(/nope\.yaml: \/: cannot read the config file \(ENOENT\)/);
   });
 });
+
+describe('loadConfig: credentialHeaders (which headers carry the credential)', () => {
+  test('named headers are kept as spelled in headers; absent, the setting stays unset (the default applies)', async () => {
+    const file = await write(
+      'cred.yaml',
+      [
+        'agents:',
+        '  - name: named',
+        '    transport: http',
+        '    url: https://seller.example/mcp',
+        '    headers: { Authorization: "Bearer t-123456", X-Api-Key: k-123456 }',
+        '    credentialHeaders: [x-api-key]',
+        '  - name: unnamed',
+        '    transport: http',
+        '    url: https://seller.example/mcp',
+        '    headers: { Authorization: "Bearer t-123456" }',
+      ].join('\n'),
+    );
+    const [named, unnamed] = (await loadConfig(file, {})).agents;
+    expect(named).toMatchObject({ credentialHeaders: ['X-Api-Key'] });
+    expect(unnamed).not.toHaveProperty('credentialHeaders');
+  });
+
+  test('a name that is not one of the agent’s headers is a ConfigError at its pointer', async () => {
+    const file = await write(
+      'cred-bad.yaml',
+      'agents:\n  - name: a\n    transport: http\n    url: https://seller.example/mcp\n    headers: { Authorization: "Bearer t" }\n    credentialHeaders: [Authorization, X-Key]\n',
+    );
+    const err = await configError(file);
+    expect(err.message).toMatch(
+      /: \/agents\/0\/credentialHeaders\/1: must name one of this agent's headers \(its headers: Authorization\)$/,
+    );
+    expect(err.message).not.toContain('Bearer t');
+  });
+
+  test('stdio agents take no credentialHeaders', async () => {
+    const file = await write(
+      'cred-stdio.yaml',
+      'agents:\n  - name: a\n    transport: stdio\n    command: node\n    credentialHeaders: [Authorization]\n',
+    );
+    const err = await configError(file);
+    expect(err.message).toMatch(/\/agents\/0\/credentialHeaders: is not allowed for transport 'stdio'/);
+  });
+});

@@ -34,7 +34,10 @@ describe('stdio: official SDK seller', () => {
       expect(x.advertised?.inputSchema).toMatchObject({ type: 'object' });
       expect(x.bytes).toBeGreaterThan(0);
     }
-    const ids = capture.exchanges.map((x) => (x.request.arguments['context'] as { correlation_id: string }).correlation_id);
+    // Every call carries a context of its own, except the one sent without it on purpose (context-not-fabricated).
+    const withContext = capture.exchanges.filter((x) => x.scenario?.name !== 'context-not-fabricated');
+    expect(withContext.length).toBe(capture.exchanges.length - 1);
+    const ids = withContext.map((x) => (x.request.arguments['context'] as { correlation_id: string }).correlation_id);
     expect(new Set(ids).size).toBe(ids.length);
     // The seller echoed our context: it is recorded as sent.
     expect(structured(capture.exchanges[0])['context']).toEqual(capture.exchanges[0]!.request.arguments['context']);

@@ -13,7 +13,7 @@ describe('run with an agent on the command line', () => {
   const secret = 'adhoc-header-secret-51d0';
   let seller: { url: string; close(): Promise<void> };
   beforeAll(async () => {
-    seller = await startHttpSeller({ token: secret }); // refuses any request without `Authorization: Bearer <secret>`
+    seller = await startHttpSeller({ token: secret }); // refuses protected calls without `Authorization: Bearer <secret>`
   }, 60_000);
   afterAll(async () => {
     await seller?.close();

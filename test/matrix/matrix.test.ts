@@ -18,7 +18,13 @@ import { catalog } from '../../harness/checks/catalog.ts';
 import { judgeAgent } from '../../harness/checks/engine.ts';
 import { DEFAULT_MAX_BYTES } from '../../harness/config/index.ts';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
-import { createSchemaService, dirSchemaSource, sdkSchemaSource, type SchemaSource } from '../../harness/schemas/index.ts';
+import {
+  compositeSchemaSource,
+  createSchemaService,
+  dirSchemaSource,
+  sdkSchemaSource,
+  type SchemaSource,
+} from '../../harness/schemas/index.ts';
 import { faults, namedIds, trippedIds, tripsAt, type Fault } from '../../sellers/faults.ts';
 import { startHttpSeller, stdioSellerCommand } from '../../sellers/launch.ts';
 
@@ -47,10 +53,11 @@ interface Judged {
   adcpVersion: string;
 }
 
-function stdioAgent(name: string, fault: Fault | undefined): AgentConfig {
+function stdioAgent(name: string, fault: Fault | undefined, pin?: string): AgentConfig {
   const { command, args } = stdioSellerCommand({ faults: fault ? [fault.name] : [] });
   return {
     name,
+    ...(pin ? { adcpVersion: pin } : {}),
     transport: 'stdio',
     command,
     args,
@@ -66,9 +73,10 @@ function stdioAgent(name: string, fault: Fault | undefined): AgentConfig {
 /** The bearer token of the credentials runs (the seller's `--token`). */
 const TOKEN = 'matrix-token-0123456789';
 
-function httpAgent(name: string, url: string, fault: Fault | undefined, credentials: boolean): AgentConfig {
+function httpAgent(name: string, url: string, fault: Fault | undefined, credentials: boolean, pin?: string): AgentConfig {
   return {
     name,
+    ...(pin ? { adcpVersion: pin } : {}),
     transport: 'http',
     url,
     headers: credentials ? { Authorization: `Bearer ${TOKEN}` } : {},
@@ -81,7 +89,8 @@ function httpAgent(name: string, url: string, fault: Fault | undefined, credenti
 }
 
 async function judge(agent: AgentConfig, source: SchemaSource): Promise<Judged> {
-  const capture = await captureAgent(agent);
+  // The releases the harness has trees for: the pin is the newest one the seller declares (as a run does).
+  const capture = await captureAgent(agent, { adcpReleases: await source.versions() });
   const schemas = await createSchemaService(capture, source);
   return { outcomes: judgeAgent(capture, { schemas, agent: capture.agent }), adcpVersion: schemas.adcpVersion.version };
 }
@@ -90,28 +99,38 @@ interface Run {
   name: string;
   fault: Fault | undefined;
   transport: 'stdio' | 'http';
-  /** AdCP release whose `tripsByAdcpVersion` entries apply; undefined = the default source (@adcp/sdk). */
+  /**
+   * AdCP release whose `tripsByAdcpVersion` entries apply: the harness has that release's tree from ../shared
+   * beside the @adcp/sdk trees (3.0.6), so it pins the newest release the seller declares; undefined = the
+   * @adcp/sdk trees alone (the seller is pinned to, and judged at, 3.0).
+   */
   adcp?: string;
+  /** Pin this release (the agent's `adcpVersion`) although a newer one is available. */
+  pin?: string;
   /** HTTP with a bearer token (the fault's `agent.credentials`, or the clean seller's credentials run). */
   credentials?: boolean;
 }
 
 async function judgeRun(run: Run): Promise<Judged> {
-  const label = `${run.name}-${run.transport}${run.credentials ? '-token' : ''}${run.adcp ? `-adcp${run.adcp}` : ''}`;
-  const source = run.adcp ? dirSchemaSource(treeDir(VERSION_TREES[run.adcp]!)) : sdkSchemaSource();
-  if (run.transport === 'stdio') return judge(stdioAgent(label, run.fault), source);
+  const label = `${run.name}-${run.transport}${run.credentials ? '-token' : ''}${run.adcp ? `-adcp${run.adcp}` : ''}${run.pin ? `-pin${run.pin}` : ''}`;
+  const source = run.adcp
+    ? compositeSchemaSource([dirSchemaSource(treeDir(VERSION_TREES[run.adcp]!)), sdkSchemaSource()])
+    : sdkSchemaSource();
+  if (run.transport === 'stdio') return judge(stdioAgent(label, run.fault, run.pin), source);
   const credentials = run.credentials === true;
   const seller = await startHttpSeller({ faults: run.fault ? [run.fault.name] : [], ...(credentials ? { token: TOKEN } : {}) });
   try {
-    return await judge(httpAgent(label, seller.url, run.fault, credentials), source);
+    return await judge(httpAgent(label, seller.url, run.fault, credentials, run.pin), source);
   } finally {
     await seller.close();
   }
 }
 
 /**
- * The status each tripped id got (`fail` or `warn`; `fail+warn` when its outcomes disagree), and the
- * first message of each, for readable assertion diffs.
+ * The status each tripped id got — the worst of its outcomes: `fail` when any call failed it. A rule's level
+ * follows the release each call was served at (its `adcp_version` echo), so one fault can make a MUST fail on
+ * the calls served at 3.1 and only warn on those served at 3.0; the fault declares the worst. The first
+ * message of each (a failure first), for readable assertion diffs.
  */
 function tripped(outcomes: Outcome[]): { statuses: Record<string, string>; messages: Record<string, string> } {
   const seen = new Map<string, Set<string>>();
@@ -119,10 +138,11 @@ function tripped(outcomes: Outcome[]): { statuses: Record<string, string>; messa
   for (const o of outcomes) {
     if (o.status !== 'fail' && o.status !== 'warn') continue;
     if (!seen.has(o.check)) seen.set(o.check, new Set());
+    if (messages[o.check] === undefined || (o.status === 'fail' && !seen.get(o.check)!.has('fail')))
+      messages[o.check] = `${o.status} ${o.tool}: ${o.message}`;
     seen.get(o.check)!.add(o.status);
-    messages[o.check] ??= `${o.status} ${o.tool}: ${o.message}`;
   }
-  const statuses = Object.fromEntries([...seen].map(([id, s]) => [id, [...s].sort().join('+')]));
+  const statuses = Object.fromEntries([...seen].map(([id, s]) => [id, s.has('fail') ? 'fail' : 'warn']));
   return { statuses, messages };
 }
 
@@ -152,19 +172,29 @@ const versionCases: Run[] = selected.flatMap((fault) =>
 const runnableVersionCases = versionCases.filter((r) => VERSION_TREES[r.adcp!] !== undefined && treePresent(VERSION_TREES[r.adcp!]!));
 
 const results = new Map<string, Judged | Error>();
-const key = (run: Pick<Run, 'name' | 'transport' | 'adcp' | 'credentials'>): string =>
-  `${run.name}/${run.transport}${run.credentials ? '+token' : ''}/${run.adcp ?? 'default'}`;
+const key = (run: Pick<Run, 'name' | 'transport' | 'adcp' | 'credentials' | 'pin'>): string =>
+  `${run.name}/${run.transport}${run.credentials ? '+token' : ''}/${run.adcp ?? 'default'}${run.pin ? `/pin${run.pin}` : ''}`;
 
-/** The clean seller's runs: stdio, HTTP, and HTTP with a bearer token. */
+/** The clean seller's runs: stdio, HTTP, and HTTP with a bearer token (at 3.0, the only release the SDK trees hold). */
 const cleanRuns: Run[] = [
   { name: 'clean', fault: undefined, transport: 'stdio' },
   { name: 'clean', fault: undefined, transport: 'http' },
   { name: 'clean', fault: undefined, transport: 'http', credentials: true },
 ];
+/**
+ * The clean seller with the 3.1.19 tree beside 3.0: served and judged at 3.1 (its newest release) over both
+ * transports, and pinned to 3.0 by the agent's config: conformant at each release it serves.
+ */
+const cleanReleaseRuns: Run[] = [
+  { name: 'clean', fault: undefined, transport: 'stdio', adcp: '3.1' },
+  { name: 'clean', fault: undefined, transport: 'http', adcp: '3.1', credentials: true },
+  { name: 'clean', fault: undefined, transport: 'stdio', adcp: '3.1', pin: '3.0' },
+];
+const runnableCleanReleaseRuns = cleanReleaseRuns.filter((r) => treePresent(VERSION_TREES[r.adcp!]!));
 
 beforeAll(async () => {
   const limit = pLimit(4);
-  const runs: Run[] = [...cleanRuns, ...cases, ...runnableVersionCases];
+  const runs: Run[] = [...cleanRuns, ...runnableCleanReleaseRuns, ...cases, ...runnableVersionCases];
   await Promise.all(
     runs.map((run) =>
       limit(async () => {
@@ -180,7 +210,7 @@ beforeAll(async () => {
 
 afterAll(() => results.clear());
 
-function judged(run: Pick<Run, 'name' | 'transport' | 'adcp' | 'credentials'>): Judged {
+function judged(run: Pick<Run, 'name' | 'transport' | 'adcp' | 'credentials' | 'pin'>): Judged {
   const r = results.get(key(run));
   if (!r) throw new Error(`no result for ${key(run)}`);
   if (r instanceof Error) throw r;
@@ -191,30 +221,64 @@ test('ADCP_MATRIX_FAULTS names only known faults', () => {
   expect(unknownSelected).toEqual([]);
 });
 
+/** The business-rule checks that must have passed on a clean run (the matrix agents are sandbox). */
+function cleanRules(run: Run): string[] {
+  const rules = [
+    'error.version-unsupported',
+    'error.unknown-reference',
+    'idempotency.replay',
+    'idempotency.conflict',
+    'idempotency.missing-key',
+    'pagination.cursor',
+  ];
+  if (run.credentials) rules.push('auth.unauthenticated', 'auth.invalid-credentials', 'auth.public-discovery');
+  // The reference seller declares 3.1 whatever it is pinned to and judged at: the negotiation and protocol-field
+  // rules apply to every run; the rules whose level is set by the release judged only when judged at 3.1.
+  rules.push(
+    'version.echo',
+    'version.release-negotiation',
+    'version.major-mismatch',
+    'envelope.protocol-fields',
+    'envelope.context-not-fabricated',
+  );
+  if (run.adcp === '3.1' && run.pin === undefined) rules.push('capabilities.required-tasks', 'auth.credential-in-args');
+  return rules;
+}
+
+function expectClean(run: Run): Judged {
+  const j = judged(run);
+  const { outcomes } = j;
+  expect(tripped(outcomes).messages).toEqual({});
+  const untestedMust = outcomes.filter((o) => o.status === 'untested' && o.severity === 'MUST');
+  expect(untestedMust.map((o) => `${o.check} ${o.tool}: ${o.message}`)).toEqual([]);
+  expect(outcomes.filter((o) => o.status === 'pass').length).toBeGreaterThan(20);
+  for (const id of cleanRules(run))
+    expect(
+      outcomes.filter((o) => o.check === id).map((o) => o.status),
+      id,
+    ).toContain('pass');
+  return j;
+}
+
 describe('the clean reference seller', () => {
   test.for(cleanRuns.map((r) => [`${r.transport}${r.credentials ? ' with a bearer token' : ''}`, r] as const))(
     'over %s: zero failures, zero warnings, no MUST untested',
     ([, run]) => {
-      const { outcomes } = judged(run);
-      expect(tripped(outcomes).messages).toEqual({});
-      const untestedMust = outcomes.filter((o) => o.status === 'untested' && o.severity === 'MUST');
-      expect(untestedMust.map((o) => `${o.check} ${o.tool}: ${o.message}`)).toEqual([]);
-      expect(outcomes.filter((o) => o.status === 'pass').length).toBeGreaterThan(20);
-      // The business-rule scenarios ran and passed (the mutating ones: the matrix agents are sandbox).
-      const rules = [
-        'error.version-unsupported',
-        'error.unknown-reference',
-        'idempotency.replay',
-        'idempotency.conflict',
-        'idempotency.missing-key',
-        'pagination.cursor',
-      ];
-      if (run.credentials) rules.push('auth.unauthenticated');
-      for (const id of rules)
-        expect(
-          outcomes.filter((o) => o.check === id).map((o) => o.status),
-          id,
-        ).toContain('pass');
+      expect(expectClean(run).adcpVersion).toMatch(/^3\.0\./);
+    },
+  );
+});
+
+describe('the clean reference seller at each release it serves', () => {
+  if (runnableCleanReleaseRuns.length < cleanReleaseRuns.length)
+    test.skip(`../shared/adcp/schemas/${VERSION_TREES['3.1']!} is absent: the clean seller is not judged at 3.1`, () => {});
+  test.for(runnableCleanReleaseRuns.map((r) => [r.transport, r.pin ? `pinned to ${r.pin}` : `at ${r.adcp!}`, r] as const))(
+    'over %s %s: zero failures, zero warnings, no MUST untested',
+    ([, , run]) => {
+      const j = expectClean(run);
+      expect(j.adcpVersion).toBe(run.pin === '3.0' ? '3.0.6' : VERSION_TREES[run.adcp!]);
+      // Judged at 3.1, the 3.1-only rules were judged, not set aside.
+      if (!run.pin) expect(j.outcomes.filter((o) => o.check === 'auth.credential-in-args').map((o) => o.status)).toContain('pass');
     },
   );
 });

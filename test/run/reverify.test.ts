@@ -99,7 +99,8 @@ describe('live: a seller whose every answer fails', () => {
     const calls = (await readFile(`${state}.log`, 'utf8')).trim().split('\n');
     expect(calls.filter((c) => c === 'create_media_buy')).toHaveLength(1);
     expect(calls.filter((c) => c === 'sync_creatives')).toHaveLength(1);
-    expect(calls.filter((c) => c === 'get_adcp_capabilities')).toHaveLength(2);
+    // The probe, the call without context (context-not-fabricated), and the one re-verification.
+    expect(calls.filter((c) => c === 'get_adcp_capabilities')).toHaveLength(3);
     expect(cli.stderr).toContain('writer  re-verify: 1 failing read-only call(s) in a fresh session');
     expect(cli.stderr).toContain('writer  re-verified: 0 flaky, 1 confirmed');
     const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8')) as { agents: Array<{ outcomes: ReportOutcome[] }> };

@@ -90,3 +90,78 @@ export function responseErrors(tree: SchemaTree, task: string, payload: unknown)
   const validate = tree.response(task);
   return validate(payload) ? [] : formatErrors(validate.errors).split('\n');
 }
+
+type Json = Record<string, unknown>;
+const isJson = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A sub-schema with the document its local `#/…` refs resolve in. */
+interface At {
+  doc: Json;
+  schema: Json;
+}
+
+/**
+ * Every sub-schema `at` stands for: itself, what its `$ref`s point to, and its allOf / anyOf / oneOf /
+ * then / else branches (a union: lenient, so a key is "declared" when any branch declares it).
+ */
+function flatten(tree: SchemaTree, at: At): At[] {
+  const out: At[] = [];
+  const stack = [at];
+  while (stack.length > 0 && out.length < 2000) {
+    const { doc, schema } = stack.pop()!;
+    out.push({ doc, schema });
+    const ref = schema['$ref'];
+    if (typeof ref === 'string') {
+      if (ref.startsWith('#/')) {
+        let target: unknown = doc;
+        for (const part of ref.slice(2).split('/')) target = isJson(target) ? target[part] : undefined;
+        if (isJson(target)) stack.push({ doc, schema: target });
+      } else {
+        const target = tree.ajv.getSchema(ref)?.schema;
+        if (isJson(target)) stack.push({ doc: target, schema: target });
+      }
+    }
+    for (const key of ['allOf', 'anyOf', 'oneOf']) {
+      const list = schema[key];
+      if (Array.isArray(list)) for (const s of list) if (isJson(s)) stack.push({ doc, schema: s });
+    }
+    for (const key of ['then', 'else']) {
+      const s = schema[key];
+      if (isJson(s)) stack.push({ doc, schema: s });
+    }
+  }
+  return out;
+}
+
+function walkUndeclared(tree: SchemaTree, value: unknown, schemas: At[], pointer: string, out: string[]): void {
+  const flat = schemas.flatMap((s) => flatten(tree, s));
+  if (isJson(value)) {
+    const declared = new Map<string, At[]>();
+    for (const { doc, schema } of flat) {
+      const props = schema['properties'];
+      if (!isJson(props)) continue;
+      for (const [k, v] of Object.entries(props)) if (isJson(v)) declared.set(k, [...(declared.get(k) ?? []), { doc, schema: v }]);
+    }
+    for (const [k, v] of Object.entries(value)) {
+      const at = declared.get(k);
+      if (!at) out.push(`${pointer}/${k}`);
+      else walkUndeclared(tree, v, at, `${pointer}/${k}`, out);
+    }
+  } else if (Array.isArray(value)) {
+    const items = flat.flatMap(({ doc, schema }) => (isJson(schema['items']) ? [{ doc, schema: schema['items'] }] : []));
+    value.forEach((v, i) => walkUndeclared(tree, v, items, `${pointer}/${i}`, out));
+  }
+}
+
+/**
+ * JSON pointers of the keys in `payload` that the tree's response schema for `task` does not declare
+ * anywhere (the schemas allow extra keys, so validation alone cannot show a field of a later release).
+ * Free-form objects (`context`, `ext`) are the caller's: their insides are not walked.
+ */
+export function undeclaredFields(tree: SchemaTree, task: string, payload: unknown): string[] {
+  const root = tree.response(task).schema;
+  if (!isJson(root)) return [];
+  const out: string[] = [];
+  walkUndeclared(tree, payload, [{ doc: root, schema: root }], '', out);
+  return out.filter((p) => !/^\/(context|ext)\//.test(p));
+}

@@ -106,8 +106,23 @@ describe('--token (HTTP)', () => {
       }),
     });
 
-  test('without Authorization: 401, a Bearer challenge, and AUTH_MISSING in the JSON-RPC error data', async () => {
-    const res = await initialize({});
+  test('without Authorization: initialize is served (discovery is public); a protected call gets 401, a Bearer challenge, and AUTH_MISSING', async () => {
+    const init = await initialize({});
+    expect(init.status).toBe(200);
+    const session = init.headers.get('mcp-session-id')!;
+    const post = (message: unknown) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          'mcp-session-id': session,
+        },
+        body: JSON.stringify(message),
+      });
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const res = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_creatives', arguments: {} } });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="/);
     const body = (await res.json()) as { error: { code: number; data: { adcp_error: Json } } };

@@ -98,6 +98,24 @@ export function probeArguments(tool: string, correlationId: string): Record<stri
         ],
         context,
       };
+    // The two below name a booked buy: callers set media_buy_id to one create_media_buy returned.
+    case 'update_media_buy':
+      return { idempotency_key: `upd-${correlationId}-0123456789`, account, media_buy_id: '', paused: true, context };
+    case 'provide_performance_feedback':
+      return {
+        idempotency_key: `fb-${correlationId}-0123456789`,
+        media_buy_id: '',
+        measurement_period: { start: new Date(Date.now() - day).toISOString(), end: new Date().toISOString() },
+        performance_index: 1.2,
+        context,
+      };
+    case 'activate_signal':
+      return {
+        idempotency_key: `act-${correlationId}-0123456789`,
+        signal_agent_segment_id: 'rs_outdoor_enthusiasts',
+        destinations: [{ type: 'platform', platform: 'the-trade-desk' }],
+        context,
+      };
     default:
       return { context };
   }

@@ -78,7 +78,7 @@ const observations: Record<string, Observation> = {
       expect(junk).toEqual(['[reference-seller] answering tools/call get_products']);
     },
   },
-  'tool-name-slash': { via: 'session', run: async (s) => expect(await toolNamed(s, 'tasks/get')).toBeDefined() },
+  'tool-name-slash': { via: 'session', run: async (s) => expect(await toolNamed(s, 'get/products')).toBeDefined() },
   'http-bad-content-type': {
     via: 'http-raw',
     run: async (r) => {
@@ -252,6 +252,23 @@ const observations: Record<string, Observation> = {
   'error-code-65': { via: 'session', run: async (s) => expect(String((await adcpError(s))['code']).length).toBe(65) },
   'error-5kb': { via: 'session', run: async (s) => expect(bytes(await adcpError(s))).toBeGreaterThan(4_096) },
   'error-recovery-unknown': { via: 'session', run: async (s) => expect((await adcpError(s))['recovery']).toBe('retry-later') },
+  'error-vendor-code-malformed': { via: 'session', run: async (s) => expect((await adcpError(s))['code']).toBe('BUYING_MODE_UNKNOWN') },
+  'error-field-not-pointer': {
+    via: 'session',
+    run: async (s) => {
+      const e = await adcpError(s);
+      expect(e['field']).toBe('/buying_mode');
+      expect((e['issues'] as Json[])[0]?.['pointer']).toBe('/buying_mode');
+    },
+  },
+  'required-task-missing': {
+    via: 'session',
+    run: async (s) => {
+      expect(await toolNamed(s, 'list_creative_formats')).toBeUndefined();
+      const caps = sc(await s.call('get_adcp_capabilities', {}));
+      expect(caps['supported_protocols']).toContain('creative');
+    },
+  },
   'retry-after-zero': { via: 'session', run: async (s) => expect((await adcpError(s))['retry_after']).toBe(0) },
   'retry-after-day': { via: 'session', run: async (s) => expect((await adcpError(s))['retry_after']).toBe(86_400) },
   'retry-after-fraction': { via: 'session', run: async (s) => expect((await adcpError(s))['retry_after']).toBe(2.5) },
@@ -371,6 +388,44 @@ const observations: Record<string, Observation> = {
       expect((sc(r)['products'] as Json[]).length).toBeGreaterThan(0);
     },
   },
+  'version-no-echo': {
+    via: 'session',
+    run: async (s) => {
+      const pinned = await s.call('get_products', { ...probeArguments('get_products', 'echo'), adcp_version: '3.0' });
+      expect(sc(pinned)).not.toHaveProperty('adcp_version');
+      expect(sc(await invalid(s))).not.toHaveProperty('adcp_version');
+    },
+  },
+  'version-downshift-wrong': {
+    via: 'session',
+    run: async (s) => {
+      const r = await s.call('get_products', { ...probeArguments('get_products', 'down'), adcp_version: '3.99', adcp_major_version: 3 });
+      expect(sc(r)['adcp_version']).toBe('3.0');
+    },
+  },
+  'version-major-mismatch-served': {
+    via: 'session',
+    run: async (s) => {
+      const r = await s.call('get_products', { ...probeArguments('get_products', 'mm'), adcp_version: '3.1', adcp_major_version: 4 });
+      expect(r['isError']).toBeUndefined();
+      expect(sc(r)['adcp_version']).toBe('3.1');
+    },
+  },
+  'protocol-fields-rejected': {
+    via: 'session',
+    run: async (s) => {
+      const r = await s.call('get_products', { ...probeArguments('get_products', 'pf'), governance_context: 'a.b.c' });
+      expect(r['isError']).toBe(true);
+      expect((sc(r)['adcp_error'] as Json)['code']).toBe('VALIDATION_ERROR');
+    },
+  },
+  'context-fabricated': {
+    via: 'session',
+    run: async (s) => {
+      const { context: _sent, ...args } = probeArguments('get_products', 'none');
+      expect(sc(await s.call('get_products', args))['context']).toEqual({ trace_id: 'seller-generated-trace' });
+    },
+  },
   'unknown-product-booked': {
     via: 'session',
     run: async (s) => {
@@ -437,6 +492,34 @@ const observations: Record<string, Observation> = {
       });
       expect(wrong.status).toBe(401);
       expect(wrong.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    },
+  },
+  'auth-invalid-served': {
+    via: 'http-raw',
+    run: async (r) => {
+      // Started with a token: any Bearer value is served, a wrong one too.
+      const wrong = await fetch(r.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: 'Bearer not-the-token',
+        },
+        body: JSON.stringify(INITIALIZE),
+      });
+      expect(wrong.status).toBe(200);
+    },
+  },
+  'auth-discovery-protected': {
+    via: 'http-raw',
+    // Started with a token: initialize without it is refused (the conformant seller serves it: discovery is public).
+    run: async (r) => expect((await r.handshake()).status).toBe(401),
+  },
+  'credential-in-args-accepted': {
+    via: 'session',
+    run: async (s) => {
+      const r = await s.call('get_adcp_capabilities', { ext: { api_key: 'made-up-value' } });
+      expect(r['isError']).toBeUndefined();
     },
   },
   'test-controller-exposed': { via: 'session', run: async (s) => expect(await toolNamed(s, 'comply_test_controller')).toBeDefined() },

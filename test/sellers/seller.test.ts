@@ -17,6 +17,9 @@ const CALL_ORDER = [
   'get_signals',
   'create_media_buy',
   'sync_creatives',
+  'update_media_buy',
+  'provide_performance_feedback',
+  'activate_signal',
   'list_creatives',
   'get_media_buys',
   'get_media_buy_delivery',
@@ -28,6 +31,7 @@ const MIRROR_TOOLS = new Set([
   'get_media_buys',
   'get_signals',
   'create_media_buy',
+  'update_media_buy',
 ]);
 
 type Json = Record<string, unknown>;
@@ -52,6 +56,9 @@ for (const mode of MODES) {
       session = await openSession(mode);
       for (const tool of CALL_ORDER) {
         const args = probeArguments(tool, `${mode}-${tool}`);
+        // update_media_buy and provide_performance_feedback act on the buy booked above.
+        if ('media_buy_id' in args)
+          args['media_buy_id'] = (results.get('create_media_buy')?.result['structuredContent'] as Json)['media_buy_id'];
         results.set(tool, { args, result: await session.call(tool, args) });
       }
     });

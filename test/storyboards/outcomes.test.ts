@@ -271,7 +271,14 @@ describe('storyboard outcomes', () => {
     expect(versionMismatch({ adcp: { major_versions: [3], supported_versions: ['3.1'] } }, '3.0.6')).toMatch(
       /declares AdCP 3\.1; the storyboards are the 3\.0\.6 corpus/,
     );
-    expect(versionMismatch({ adcp: { major_versions: [3], supported_versions: ['3.0', '3.1'] } }, '3.0.6')).toBeUndefined();
+    expect(versionMismatch({ adcp: { major_versions: [3], supported_versions: ['3.0'] } }, '3.0.6')).toBeUndefined();
+    // A 3.1 seller that also speaks 3.0: its 3.0 behaviour is graded, and every outcome says 3.1 is not, and why.
+    const both = versionMismatch({ adcp: { major_versions: [3], supported_versions: ['3.0', '3.1'] } }, '3.0.6', '@adcp/sdk 6.11.0');
+    expect(both).toMatch(/declares AdCP 3\.0, 3\.1; the storyboards are the 3\.0\.6 corpus: AdCP 3\.1 is not graded by storyboards here/);
+    expect(both).toContain('@adcp/sdk 6.11.0 ships the 3.0.6 corpus only');
+    expect(both).toContain('cannot pin adcp_version');
+    expect(versionMismatch({ adcp: { supported_versions: ['3.1-beta', '2.5'] } }, '3.0.6')).toMatch(/AdCP 3\.1-beta is not graded/);
+    expect(versionMismatch({ adcp: { supported_versions: ['3.0', 'x.y', 3.1] } }, '3.0.6')).toBeUndefined();
     expect(versionMismatch({ adcp: { major_versions: [3] } }, '3.0.6')).toBeUndefined();
     expect(versionMismatch({ adcp: { major_versions: [4] } }, '3.0.6')).toMatch(/major version\(s\) 4/);
   });

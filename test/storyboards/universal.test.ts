@@ -69,6 +69,8 @@ function expectShape(ran: Ran, transport: 'stdio' | 'http'): void {
     expect(o.corpusVersion).toBe('3.0.6');
     expect(o.specUrl).toMatch(/^https:\/\/adcontextprotocol\.org\/compliance\/3\.0\.6\/universal\/[a-z0-9-]+$/);
     expect(o.tool).toMatch(/^(storyboard|invariant › [\w.]+|[\w.-]+\/[\w.-]+ › .+)$/);
+    // The seller also serves 3.1: every outcome says the 3.0.6 corpus does not grade it, and why.
+    expect(o.versionMismatch).toMatch(/declares AdCP 3\.0, 3\.1; the storyboards are the 3\.0\.6 corpus: AdCP 3\.1 is not graded/);
   }
   // Outcome names are unique per storyboard.
   expect(new Set(run.outcomes.map(key)).size).toBe(run.outcomes.length);

@@ -33,6 +33,11 @@
 //   ansi-error-message     an AdCP error whose message, suggestion and details carry NUL, ANSI escapes, bidi
 //   ansi-stderr-crash      hostile text and the token on stderr, then exit 1 before initialize
 //   ansi-initialize        initialize with a protocolVersion made of escape sequences
+// AdCP 3.1 negotiation and errors (lists get_adcp_capabilities, get_products, list_creative_formats):
+//   adcp31-hostile         capabilities declaring 20k supported_versions (hostile text, the token, a 100 KB
+//                          string, objects) and 10k supported_protocols, echoing an object as adcp_version; every
+//                          other call answered with an error: a vendor-shaped code carrying hostile text, 4k
+//                          issues (a hostile pointer), a hostile field, a 50 KB adcp_version echo
 // Seller-declared schemas (tools/list outputSchema of get_adcp_capabilities):
 //   redos-pattern          "pattern": "^(a+)+$" matched against 40 a's and a b
 //   recursive-ref          a schema that refers to itself without end, and an instance nested to match
@@ -147,6 +152,10 @@ function toolsList(m) {
     const tools = Array.from({ length: 2000 }, (_, i) =>
       tool(i === 0 ? 'get_adcp_capabilities' : `tool_${i}`, token, { outputSchema: largeSchema(i) }),
     );
+    return send(rpcResult(m.id, { tools }));
+  }
+  if (behaviour === 'adcp31-hostile') {
+    const tools = ['get_adcp_capabilities', 'get_products', 'list_creative_formats'].map((n) => tool(n, token));
     return send(rpcResult(m.id, { tools }));
   }
   const outputSchema = sellerSchema();
@@ -303,6 +312,8 @@ function call(m) {
       const text = JSON.stringify(rpcResult(m.id, errorResult(token, { message: `lone @@S@@ surrogates ${token}` })));
       return out(text.split('@@S@@').join('\\ud800\\udbff x \\udc00') + '\n');
     }
+    case 'adcp31-hostile':
+      return send(rpcResult(m.id, adcp31Hostile(name, m.params?.arguments ?? {})));
     case 'redos-pattern':
       return send(rpcResult(m.id, callResult({ ...capabilities(token), note: 'a'.repeat(40) + 'b' })));
     case 'recursive-ref': {
@@ -313,6 +324,39 @@ function call(m) {
     default:
       return send(rpcResult(m.id, callResult(capabilities(token, name === undefined ? {} : { tool: name }))));
   }
+}
+
+/** adcp31-hostile: hostile release lists and echoes, and errors whose every 3.1 field is hostile and huge. */
+function adcp31Hostile(name, args) {
+  if (name === 'get_adcp_capabilities') {
+    // Under the 1 MiB cap (the answer is judged, not cut): ~20k versions, a 100 KB one, ~10k protocols.
+    const supported = ['3.0', '3.1', `3.${NASTY}`, token, 'x'.repeat(100_000), { v: NASTY }, 3.1, null];
+    for (let i = 0; supported.length < 20_000; i++) supported.push(`3.${i}`);
+    const protocols = ['media_buy', NASTY, token];
+    while (protocols.length < 10_000) protocols.push(`p_${protocols.length}`);
+    return callResult(
+      capabilities(token, {
+        adcp: { major_versions: [3], supported_versions: supported },
+        supported_protocols: protocols,
+        adcp_version: { evil: NASTY },
+      }),
+    );
+  }
+  // 4k issues (the text item repeats them: the answer stays under the 1 MiB cap), the first with hostile text.
+  const issues = Array.from({ length: 4_000 }, (_, i) => ({ pointer: i === 0 ? `/a~2/${NASTY}` : `/a/${i}`, message: `${token}` }));
+  const echo = `${'x'.repeat(50_000)}${token}`;
+  const error = {
+    adcp_error: {
+      code: `X_EVIL_${NASTY}`,
+      message: `bad ${token}`,
+      recovery: 'correctable',
+      field: `packages[0].${NASTY}`,
+      issues,
+    },
+    adcp_version: echo,
+    ...(args.context !== undefined ? { context: args.context } : {}),
+  };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ adcp_error: error.adcp_error }) }], structuredContent: error };
 }
 
 /** Write what `next()` gives as fast as the pipe drains, for as long as the process lives. */
