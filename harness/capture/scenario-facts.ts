@@ -65,6 +65,19 @@ export function successPayload(x: Exchange): JsonObject | null {
   return locateSuccess(x.outcome.result)?.data ?? null;
 }
 
+/**
+ * Fields a scenario step does not inherit from the call it varies: the per-call `context` (the harness sends a
+ * fresh one) and the version pin (a step sets the pin it tests, or gets the session's pin from the capture).
+ */
+const VARIED = new Set(['context', 'adcp_version', 'adcp_major_version']);
+
+/** A call's arguments as a scenario step starts from them: without its context and version pin. */
+export function variedArguments(x: Exchange): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(x.request.arguments)) if (!VARIED.has(k)) out[k] = v;
+  return out;
+}
+
 /** The first plain probe (no scenario, valid intent) of `tool` that succeeded, if any. */
 export function probeSuccess(exchanges: readonly Exchange[], tool: string): Exchange | undefined {
   return exchanges.find((x) => x.tool === tool && x.intent !== 'invalid' && !scenarioOf(x) && isSuccess(x));

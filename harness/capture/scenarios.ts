@@ -31,6 +31,7 @@ import {
   STEP,
   successPayload,
   type ListTask,
+  variedArguments,
 } from './scenario-facts.ts';
 import { majorMismatchScenario, releaseNegotiationScenario } from './version-scenario.ts';
 import { contextNotFabricatedScenario, protocolFieldsScenario } from './envelope-scenario.ts';
@@ -55,19 +56,6 @@ type Scenario = (host: ScenarioHost) => Promise<ScenarioRecord>;
 const ran = (name: string, extra: Partial<ScenarioRecord> = {}): ScenarioRecord => ({ name, status: 'ran', ...extra });
 const notApplicable = (name: string, reason: string): ScenarioRecord => ({ name, status: 'not-applicable', reason });
 const untested = (name: string, reason: string): ScenarioRecord => ({ name, status: 'untested', reason });
-
-/**
- * Fields a varied call does not inherit: its own `context`, and the version pin the capture added to the
- * probe — a scenario step sets the pin it tests, or gets the session's pin again from the capture.
- */
-const VARIED = new Set(['context', 'adcp_version', 'adcp_major_version']);
-
-/** A probe's arguments without its per-call `context` (the harness sends a fresh one with every call) and version pin. */
-function argumentsOf(x: Exchange): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(x.request.arguments)) if (!VARIED.has(k)) out[k] = v;
-  return out;
-}
 
 /** Read-only tasks whose request schema carries `adcp_major_version`, in the order the version scenario prefers them. */
 const VERSION_TASKS = [
@@ -102,7 +90,7 @@ async function baseCall(
   if (listed.length === 0) return notApplicable(name, `the agent lists none of ${tools.join(', ')}`);
   for (const tool of listed) {
     const x = host.exchanges().find((e) => isPlainCall(e, tool) && isSuccess(e));
-    if (x && usable(x)) return { tool, args: argumentsOf(x), exchange: x };
+    if (x && usable(x)) return { tool, args: variedArguments(x), exchange: x };
   }
   const uncalled = listed.find((t) => defaultArguments(t) !== undefined && !host.exchanges().some((x) => isPlainCall(x, t)));
   if (uncalled !== undefined) {
@@ -201,7 +189,7 @@ const unknownReference: Scenario = async (host) => {
   // The booking that worked, with only the product id changed: a refusal can then only be about that id.
   const booked = host.exchanges().find((x) => scenarioOf(x)?.name === SCENARIO.idempotency && scenarioOf(x)?.step === STEP.original);
   if (create && booked && isSuccess(booked)) {
-    const args: Record<string, unknown> = { ...argumentsOf(booked), idempotency_key: randomUUID() };
+    const args: Record<string, unknown> = { ...variedArguments(booked), idempotency_key: randomUUID() };
     args['packages'] = (args['packages'] as Array<Record<string, unknown>>).map((p, i) => (i === 0 ? { ...p, product_id: unknown } : p));
     if (await host.call('create_media_buy', args, { name, step: STEP.unknownProduct })) steps++;
   }

@@ -15,7 +15,7 @@
 import type { Exchange } from './exchange.ts';
 import type { ScenarioHost } from './scenarios.ts';
 import type { ScenarioRecord } from './exchange.ts';
-import { isPlainCall, isSuccess } from './scenario-facts.ts';
+import { isPlainCall, isSuccess, variedArguments } from './scenario-facts.ts';
 import { declaredReleases, parseRelease, releases31 } from './version-facts.ts';
 
 export const VERSION_SCENARIO = { negotiation: 'release-negotiation', mismatch: 'major-mismatch' } as const;
@@ -38,16 +38,6 @@ export const PINNED_TASKS = [
   'get_media_buys',
   'get_media_buy_delivery',
 ];
-
-/** Keys a scenario re-sets itself: the per-call context (the harness sends its own) and the version pins. */
-const OWN_KEYS = new Set(['context', 'adcp_version', 'adcp_major_version']);
-
-/** A probe's arguments without the keys the scenario sets itself. */
-export function baseArguments(x: Exchange): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(x.request.arguments)) if (!OWN_KEYS.has(k)) out[k] = v;
-  return out;
-}
 
 /** The first successful plain call of one of `tools`, or the record saying why there is none. */
 export function baseProbe(host: ScenarioHost, name: string, tools: readonly string[]): Exchange | ScenarioRecord {
@@ -123,7 +113,7 @@ async function negotiation(host: ScenarioHost): Promise<ScenarioRecord> {
   if (!pins) return { name, status: 'untested', reason: 'the seller declares only pre-releases: no release pin to vary' };
   const base = baseProbe(host, name, PINNED_TASKS);
   if (!('tool' in base)) return base;
-  const args = baseArguments(base);
+  const args = variedArguments(base);
   const pinned = (release: string): Record<string, unknown> => ({
     ...args,
     adcp_version: release,
@@ -144,7 +134,7 @@ async function mismatch(host: ScenarioHost): Promise<ScenarioRecord> {
   if (!pins) return { name, status: 'untested', reason: 'the seller declares only pre-releases: no release pin to vary' };
   const base = baseProbe(host, name, PINNED_TASKS);
   if (!('tool' in base)) return base;
-  const args = baseArguments(base);
+  const args = variedArguments(base);
   await host.call(
     base.tool,
     { ...args, adcp_version: pins.newest, adcp_major_version: pins.nextMajor },

@@ -177,6 +177,18 @@ export function defineCheck<T extends Check>(check: T): T {
   return Object.freeze(check);
 }
 
+/**
+ * A MUST of the AdCP 3.1 line: judged at 3.1 and later, not applicable below (a seller that declares no 3.1
+ * release, or a call served at an earlier one).
+ */
+export const MUST_FROM_ADCP_3_1: SeverityRule = {
+  byAdcpVersion: [{ from: '3.1', level: 'MUST' }],
+  below: {
+    notApplicable:
+      'a rule of the AdCP 3.1 line, not in force at the release judged (the seller declares no 3.1+ release in adcp.supported_versions, or this call was served at an earlier one)',
+  },
+};
+
 export const pass = (): Verdict => ({ status: 'pass' });
 export const notApplicable = (reason: string): Verdict => ({ status: 'not-applicable', reason });
 export const untested = (reason: string): Verdict => ({ status: 'untested', reason });

@@ -5,9 +5,10 @@
 // It is never served. No protected task exposed: not-applicable.
 import type { AgentCapture } from '../../capture/exchange.ts';
 import { AUTH_SCENARIO, WRONG_CREDENTIALS_STEP } from '../../capture/unauthenticated.ts';
-import { defineCheck, fail, notApplicable, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
+import { authSession } from './_session.ts';
+import { defineCheck, fail, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
 import { own, preview } from '../json.ts';
-import { about, answerOf, at, notRun, scenarioRecord, scenarioSteps, type Step } from '../scenario-view.ts';
+import { about, answerOf, at, scenarioSteps, type Step } from '../scenario-view.ts';
 
 /** Codes that refuse a presented credential: AUTH_INVALID (3.1), and AUTH_REQUIRED (3.0; its deprecated alias in 3.1). */
 export const INVALID_CREDENTIAL_CODES = ['AUTH_INVALID', 'AUTH_REQUIRED'];
@@ -55,12 +56,9 @@ export default defineCheck({
   fix: 'verify the credential on every protected request: answer a wrong one `401` with `WWW-Authenticate: Bearer error="invalid_token"`, or an isError result `{"adcp_error":{"code":"AUTH_INVALID","recovery":"terminal",…}}`',
   judge(a: AgentCapture): AgentVerdict[] {
     const name = AUTH_SCENARIO.invalidCredentials;
-    if (!scenarioRecord(a, name) && a.agent?.transport === 'stdio')
-      return about(name, notApplicable('not an HTTP agent: credentials are HTTP headers'));
-    const skipped = notRun(a, name);
-    if (skipped) return about(name, skipped);
-    const { record, index } = scenarioRecord(a, name)!;
-    const sent = Array.isArray(record.withheld) && record.withheld.length ? record.withheld.map((h) => String(h)).join(', ') : 'credential';
+    const session = authSession(a, name, 'credential');
+    if ('verdicts' in session) return session.verdicts;
+    const { record, index, headers: sent } = session;
     const refusal = record.refusal;
     if (refusal) {
       const subject = `${String(refusal.at)} with a wrong ${sent}`;

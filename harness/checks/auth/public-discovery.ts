@@ -5,9 +5,10 @@
 // as public without an RFC 2119 keyword, so the rule is a SHOULD.
 import type { AgentCapture } from '../../capture/exchange.ts';
 import { AUTH_SCENARIO } from '../../capture/unauthenticated.ts';
-import { defineCheck, fail, notApplicable, pass, untested, type AgentVerdict } from '../check.ts';
+import { authSession } from './_session.ts';
+import { defineCheck, fail, pass, untested, type AgentVerdict } from '../check.ts';
 import { own, preview } from '../json.ts';
-import { about, answerOf, at, notRun, scenarioRecord, scenarioSteps } from '../scenario-view.ts';
+import { about, answerOf, at, scenarioSteps } from '../scenario-view.ts';
 
 const WANT = 'an answer without credentials (discovery is public; get_products may return less)';
 
@@ -25,13 +26,9 @@ export default defineCheck({
   fix: 'serve initialize, tools/list, get_adcp_capabilities, list_creative_formats and get_products without credentials (get_products may leave out pricing and custom products); keep the credential check on every other task',
   judge(a: AgentCapture): AgentVerdict[] {
     const name = AUTH_SCENARIO.publicDiscovery;
-    if (!scenarioRecord(a, name) && a.agent?.transport === 'stdio')
-      return about(name, notApplicable('not an HTTP agent: credentials are HTTP headers'));
-    const skipped = notRun(a, name);
-    if (skipped) return about(name, skipped);
-    const { record, index } = scenarioRecord(a, name)!;
-    const withheld =
-      Array.isArray(record.withheld) && record.withheld.length ? record.withheld.map((h) => String(h)).join(', ') : 'its credentials';
+    const session = authSession(a, name, 'its credentials');
+    if ('verdicts' in session) return session.verdicts;
+    const { record, index, headers: withheld } = session;
     const refusal = record.refusal;
     if (refusal) {
       return about(

@@ -4,9 +4,10 @@
 // as get_adcp_capabilities may be public by design.)
 import type { AgentCapture } from '../../capture/exchange.ts';
 import { SCENARIO, STEP } from '../../capture/scenario-facts.ts';
-import { defineCheck, fail, notApplicable, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
+import { authSession } from './_session.ts';
+import { defineCheck, fail, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
 import { own, preview } from '../json.ts';
-import { about, answerOf, at, notRun, scenarioRecord, scenarioSteps, type Step } from '../scenario-view.ts';
+import { about, answerOf, at, scenarioSteps, type Step } from '../scenario-view.ts';
 import { reservedCode } from '../error/_adcp-error.ts';
 
 /** AdCP codes that refuse a caller for its credentials (3.0 AUTH_REQUIRED; 3.1 AUTH_MISSING / AUTH_INVALID). */
@@ -49,13 +50,9 @@ export default defineCheck({
   fix: 'check credentials on every request, initialize included: answer one without them `401` with `WWW-Authenticate: Bearer realm="…"` (or an isError result `{"adcp_error":{"code":"AUTH_MISSING",…}}`)',
   judge(a: AgentCapture): AgentVerdict[] {
     const name = SCENARIO.unauthenticated;
-    if (!scenarioRecord(a, name) && a.agent?.transport === 'stdio')
-      return about(name, notApplicable('not an HTTP agent: credentials are HTTP headers'));
-    const skipped = notRun(a, name);
-    if (skipped) return about(name, skipped);
-    const { record, index } = scenarioRecord(a, name)!;
-    const withheld =
-      Array.isArray(record.withheld) && record.withheld.length ? record.withheld.map((h) => String(h)).join(', ') : 'its credentials';
+    const session = authSession(a, name, 'its credentials');
+    if ('verdicts' in session) return session.verdicts;
+    const { record, index, headers: withheld } = session;
     const refusal = record.refusal;
     if (refusal) {
       const subject = `${refusal.at} without ${withheld}`;

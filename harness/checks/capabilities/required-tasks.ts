@@ -10,7 +10,17 @@
 // not-applicable with that reason, never a failure. A protocol value the page has no single required set
 // for (`governance`: five roles) or does not know is not-applicable, with the reason.
 import type { AgentCapture } from '../../capture/exchange.ts';
-import { defineCheck, fail, notApplicable, pass, untested, type AgentVerdict, type CheckContext, type Verdict } from '../check.ts';
+import {
+  defineCheck,
+  fail,
+  notApplicable,
+  pass,
+  untested,
+  type AgentVerdict,
+  type CheckContext,
+  type Verdict,
+  MUST_FROM_ADCP_3_1,
+} from '../check.ts';
 import { isObject, own, preview } from '../json.ts';
 import { listedTools, one } from '../transport/_listed-tools.ts';
 import { adcpPayload, adcpVersionOf, noPayloadReason, NO_ANSWER, viewResult } from '../views.ts';
@@ -76,13 +86,7 @@ function judgeGroup(
 export default defineCheck({
   id: 'capabilities.required-tasks',
   scope: 'agent',
-  severity: {
-    byAdcpVersion: [{ from: '3.1', level: 'MUST' }],
-    below: {
-      notApplicable:
-        'a rule of the AdCP 3.1 line, not in force at the release judged (the seller declares no 3.1+ release in adcp.supported_versions, or this call was served at an earlier one)',
-    },
-  },
+  severity: MUST_FROM_ADCP_3_1,
   live: false,
   title: 'for each protocol in `supported_protocols`, every task that protocol lists as Required is exposed',
   spec: {

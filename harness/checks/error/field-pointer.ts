@@ -4,7 +4,7 @@
 // present: an absent `field` fails too. Renderings the text leaves open (keys that are not identifiers,
 // numeric keys of objects) accept every reasonable form (see _codes.ts jsonPathLiteForms).
 import type { Exchange } from '../../capture/exchange.ts';
-import { defineCheck, fail, notApplicable, pass } from '../check.ts';
+import { defineCheck, fail, notApplicable, pass, MUST_FROM_ADCP_3_1 } from '../check.ts';
 import { isObject, own, preview } from '../json.ts';
 import { onAdcpError } from './_adcp-error.ts';
 import { jsonPathLiteForms, pointerSegments } from './_codes.ts';
@@ -34,13 +34,7 @@ function arrayAtIn(x: Exchange, segments: readonly string[]): (i: number) => boo
 export default defineCheck({
   id: 'error.field-pointer',
   scope: 'exchange',
-  severity: {
-    byAdcpVersion: [{ from: '3.1', level: 'MUST' }],
-    below: {
-      notApplicable:
-        'a rule of the AdCP 3.1 line, not in force at the release judged (the seller declares no 3.1+ release in adcp.supported_versions, or this call was served at an earlier one)',
-    },
-  },
+  severity: MUST_FROM_ADCP_3_1,
   live: false,
   title: 'an error with `issues` sets `field` to `issues[0].pointer` translated from RFC 6901 to JSONPath-lite',
   spec: {

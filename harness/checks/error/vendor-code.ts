@@ -4,7 +4,7 @@
 // the harness's own code table (the 3.0 enumMetadata of @adcp/sdk plus its supplement of newer codes)
 // stands in, and a failure says so. A code that is not a 1–64 character string is error.code's finding.
 import { recoveryTable } from '../../extract/recovery-table.ts';
-import { defineCheck, fail, pass, untested } from '../check.ts';
+import { defineCheck, fail, pass, untested, MUST_FROM_ADCP_3_1 } from '../check.ts';
 import { own, preview } from '../json.ts';
 import { onAdcpError } from './_adcp-error.ts';
 import { vendorCodeProblem } from './_codes.ts';
@@ -12,13 +12,7 @@ import { vendorCodeProblem } from './_codes.ts';
 export default defineCheck({
   id: 'error.vendor-code',
   scope: 'exchange',
-  severity: {
-    byAdcpVersion: [{ from: '3.1', level: 'MUST' }],
-    below: {
-      notApplicable:
-        'a rule of the AdCP 3.1 line, not in force at the release judged (the seller declares no 3.1+ release in adcp.supported_versions, or this call was served at an earlier one)',
-    },
-  },
+  severity: MUST_FROM_ADCP_3_1,
   live: false,
   title: 'an error code outside the standard vocabulary of the release served has the form `X_{VENDOR}_{CODE}`',
   spec: {
