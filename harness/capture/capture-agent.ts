@@ -23,15 +23,43 @@ export interface CaptureOptions {
   scenarios?: boolean;
   /** `--verbose`: every JSON-RPC message of the session (see CallTracker.onWire). */
   onWire?: CallTracker['onWire'];
-  /** The probes to make, chosen from the listed tools, when the config names none (default: defaultProbes). */
-  probes?: (tools: ReadonlyArray<{ name: string }>) => Probe[];
+  /**
+   * The probes to make, chosen from the listed tools, when the config names none (default: defaultProbes).
+   * `listed` is false when tools/list failed (`tools` is then empty, not the agent's tools).
+   */
+  probes?: (tools: ReadonlyArray<{ name: string }>, listed: boolean) => Probe[];
+  /**
+   * The AdCP handshake (default true): `get_adcp_capabilities` is called first whenever the agent lists it,
+   * whatever the probes are, unless they already start with it — its answer decides the AdCP release
+   * pinned on every later call and is what `capabilities.versions` judges. False only for sessions that
+   * repeat given calls exactly (the unauthenticated scenarios).
+   */
+  handshake?: boolean;
   /**
    * Full versions of the AdCP schema trees the harness has (`['3.1.19', '3.0.26', …]`, the schema source's
    * `versions()`): the pin is the newest release of the seller's `supported_versions` among them. Absent:
    * only the config's `adcpVersion` pins.
    */
   adcpReleases?: readonly string[];
+  /**
+   * Told while a request waits on the agent: first after WAITING_FIRST_MS, then every WAITING_EVERY_MS
+   * until it settles or its budget runs out (a person watching knows what is slow, in a bounded number of lines).
+   */
+  onWaiting?: (e: WaitingNotice) => void;
 }
+
+/** A request still waiting on its agent. `call` is `initialize`, `tools/list` or `tools/call NAME` (NAME is the seller's). */
+export interface WaitingNotice {
+  agent: string;
+  call: string;
+  waitedMs: number;
+  budgetMs: number;
+  /** The request settled (answered, failed or timed out) after at least one notice: a live line may go. */
+  settled?: true;
+}
+
+export const WAITING_FIRST_MS = 5_000;
+export const WAITING_EVERY_MS = 10_000;
 
 /** tools/list pages followed; a seller still sending a nextCursor past it is flagged (endless pagination). */
 export const MAX_TOOL_PAGES = 50;
@@ -191,13 +219,26 @@ class AgentRun {
   private async execute(): Promise<void> {
     if (!(await this.initialize())) return;
     await this.listTools();
-    const probes = this.agent.probes ?? this.opts.probes?.(this.namedTools()) ?? defaultProbes(this.namedTools(), this.agent);
+    const chosen =
+      this.agent.probes ??
+      this.opts.probes?.(this.namedTools(), this.state.toolsList?.ok === true) ??
+      defaultProbes(this.namedTools(), this.agent);
+    const handshake = this.needsHandshake(chosen);
+    const probes: Probe[] = handshake ? [{ tool: CAPABILITIES, arguments: {}, intent: 'valid' }, ...chosen] : chosen;
     for (const [index, probe] of probes.entries()) {
       if (this.blocked(`${probes.length - index} probe(s) not run`)) break;
       this.progress(`call ${probe.tool}`);
-      this.state.exchanges.push(await this.callTool(probe, index));
+      const x = await this.callTool(probe, index);
+      this.state.exchanges.push(handshake && index === 0 ? { ...x, handshake: true } : x);
     }
     if (this.opts.scenarios !== false) await this.scenarios();
+  }
+
+  /** Whether the AdCP handshake goes before these probes: the agent lists it and they do not start with it. */
+  private needsHandshake(probes: readonly Probe[]): boolean {
+    if (this.opts.handshake === false || !this.namedTools().some((t) => t.name === CAPABILITIES)) return false;
+    const first = probes[0];
+    return !(first && first.tool === CAPABILITIES && first.intent !== 'invalid');
   }
 
   /**
@@ -256,7 +297,9 @@ class AgentRun {
     const sub = (bare: AgentConfig) =>
       captureAgent(bare, {
         scenarios: false,
+        handshake: false, // these sessions repeat exactly the calls given (their first exchange is the call judged)
         ...(this.opts.signal ? { signal: this.opts.signal } : {}),
+        ...(this.opts.onWaiting ? { onWaiting: this.opts.onWaiting } : {}),
         onProgress: (e) => this.progress(`unauthenticated: ${e.step}`),
       });
     const auth = await unauthenticatedScenario(this.agent, this.state.exchanges, sub, this.remaining(), () =>
@@ -289,6 +332,7 @@ class AgentRun {
         Math.max(0, budget),
       );
       const t0 = performance.now();
+      const stopWaiting = this.waiting('initialize', budget);
       let error: unknown;
       let ok = false;
       try {
@@ -298,6 +342,7 @@ class AgentRun {
         error = err;
       } finally {
         clearTimeout(timer);
+        stopWaiting();
         this.tracker.end(call);
       }
       const durationMs = Math.round(performance.now() - t0);
@@ -443,6 +488,42 @@ class AgentRun {
     return { ...(inputSchema !== undefined ? { inputSchema } : {}), ...(outputSchema !== undefined ? { outputSchema } : {}) };
   }
 
+  /** Tell onWaiting about a request still unanswered, on the WAITING_* schedule, within its budget; returns the stop. */
+  private waiting(label: string, budgetMs: number): () => void {
+    const notify = this.opts.onWaiting;
+    if (!notify) return () => {};
+    const t0 = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    let told = false;
+    const tell = (settled: boolean, dueMs = 0): void => {
+      try {
+        // A timer may fire a fraction of a millisecond before its mark by performance.now(): never under it.
+        const waitedMs = Math.max(dueMs, Math.round(performance.now() - t0));
+        const e = { agent: this.agent.name, call: label, waitedMs, budgetMs: Math.round(budgetMs) };
+        notify(settled ? { ...e, settled: true } : e);
+      } catch {
+        /* a listener's bug is not the agent's failure */
+      }
+    };
+    const at = (dueMs: number): void => {
+      if (dueMs >= budgetMs) return; // the timeout itself says the rest
+      timer = setTimeout(
+        () => {
+          told = true;
+          tell(false, dueMs);
+          at(dueMs + WAITING_EVERY_MS);
+        },
+        Math.max(0, t0 + dueMs - performance.now()),
+      );
+      timer.unref();
+    };
+    at(WAITING_FIRST_MS);
+    return () => {
+      clearTimeout(timer);
+      if (told) tell(true);
+    };
+  }
+
   /** One JSON-RPC request with its own timeout and abort signal; the outcome is read from the raw wire message. */
   private async request(
     method: 'tools/list' | 'tools/call',
@@ -463,6 +544,7 @@ class AgentRun {
       () => this.tracker.fail(failure('timeout', `${method}: no answer within ${Math.round(budgetMs)} ms`, []), call),
       budgetMs,
     );
+    const stopWaiting = this.waiting(call.label, budgetMs);
     let value: unknown;
     let error: unknown;
     let settled = false;
@@ -476,6 +558,7 @@ class AgentRun {
       error = err;
     } finally {
       clearTimeout(timer);
+      stopWaiting();
       this.tracker.end(call);
     }
     const raw = call.raw?.message;

@@ -90,6 +90,11 @@ export interface Exchange {
   stderrDuring?: string;
   /** Set when the call is a step of a business-rule scenario (harness/capture/scenarios.ts); absent for a plain probe. */
   scenario?: ExchangeScenario;
+  /**
+   * Set on the `get_adcp_capabilities` call the harness made first, before the probes, because they did not
+   * start with it (the AdCP handshake, capture-agent.ts); absent when the call was one of the probes.
+   */
+  handshake?: true;
   /** Set when the call was made by something other than the harness's probes (e.g. `storyboard idempotency/replay`). */
   via?: string;
 }

@@ -11,6 +11,10 @@ import { isAdcpTask } from './adcp-tasks.ts';
 import { hasOwn, isObject, own, type JsonObject } from './json.ts';
 
 export const NO_ANSWER = 'no answer: see transport.call';
+/** Why success rules do not apply to an error result (probe-once.ts tells these apart by it). */
+export const SUCCESS_RULES_NOT_APPLICABLE = 'an error result (isError:true): success rules do not apply';
+/** Why result rules do not apply to a JSON-RPC error. */
+export const NOT_A_TOOL_RESULT = 'a JSON-RPC error, not a tool result';
 
 export type ResultView =
   { kind: 'success'; result: JsonObject } | { kind: 'error'; result: JsonObject } | { kind: 'none'; reason: string; verdict: Verdict };
@@ -20,7 +24,7 @@ export function viewResult(x: Exchange): ResultView {
   const outcome = x.outcome;
   const none = (reason: string, verdict: (r: string) => Verdict) => ({ kind: 'none' as const, reason, verdict: verdict(reason) });
   if (outcome.kind === 'transport-error') return none(NO_ANSWER, untested);
-  if (outcome.kind === 'jsonrpc-error') return none('a JSON-RPC error, not a tool result', notApplicable);
+  if (outcome.kind === 'jsonrpc-error') return none(NOT_A_TOOL_RESULT, notApplicable);
   const result = outcome.result;
   if (!isObject(result)) return none('the result is not a JSON object: see envelope.content-blocks', untested);
   const isError = own(result, 'isError');
@@ -33,7 +37,7 @@ export function viewResult(x: Exchange): ResultView {
 export function successResult(x: Exchange): { result: JsonObject } | { verdict: Verdict } {
   const v = viewResult(x);
   if (v.kind === 'success') return { result: v.result };
-  if (v.kind === 'error') return { verdict: notApplicable('an error result (isError:true): success rules do not apply') };
+  if (v.kind === 'error') return { verdict: notApplicable(SUCCESS_RULES_NOT_APPLICABLE) };
   return { verdict: v.verdict };
 }
 

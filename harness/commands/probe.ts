@@ -214,7 +214,9 @@ async function probeCommand(opts: ProbeOptions, signal: AbortSignal): Promise<nu
   try {
     if (opts.watch === undefined) {
       const shown = await probeOnce(run);
-      process.stdout.write(shown.text);
+      // A tool the agent does not list: a usage error, told on stderr (exit 2).
+      if (shown.usage !== undefined) process.stderr.write(shown.usage);
+      else process.stdout.write(shown.text);
       return shown.code;
     }
     const { watchLoop, watchSetup } = await import('../run/watch.ts');

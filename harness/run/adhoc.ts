@@ -1,22 +1,29 @@
 // An agent given on the command line instead of a config file, for the local dev loop:
 //   --url URL [--header 'Name: value']…     a streamable-HTTP agent
 //   --stdio 'COMMAND ARGS…'                 a stdio agent, spawned in the current directory
-// with `--sandbox` to allow the mutating probes. Header values (and URL credentials) are secrets, as
-// `${VAR}` values of a config are: redacted from every output. `run` and `probe` share these options
+// with `--sandbox` to allow the mutating probes, `--timeout` / `--connect-timeout` / `--agent-timeout` for its
+// limits and `--env KEY=VALUE` for a stdio agent's environment. Header values, URL credentials and every
+// `--env` value are secrets, as `${VAR}` and `env` values of a config are: redacted from every output. `run` and `probe` share these options
 // (parsed in dev-options.ts; turned into an agent here, once the command line is known to be usable).
 import { basename, isAbsolute, resolve } from 'node:path';
 import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUTS } from '../config/defaults.ts';
-import type { AgentConfig } from '../config/types.ts';
+import type { AgentConfig, Timeouts } from '../config/types.ts';
 import type { AdhocValues } from './dev-options.ts';
 import { UsageError } from './usage-error.ts';
 
 /** The agent the ad-hoc options describe, or undefined when there is none. Throws UsageError. */
-export function adhocAgent(values: AdhocValues, cwd: string = process.cwd()): AgentConfig {
+export function adhocAgent(values: AdhocValues, cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): AgentConfig {
   if (values.url !== undefined && values.stdio !== undefined)
     throw new UsageError('--url and --stdio cannot be used together: one agent at a time');
-  const base = { timeouts: DEFAULT_TIMEOUTS, production: false, sandbox: values.sandbox === true, maxBytes: DEFAULT_MAX_BYTES };
+  const base = {
+    timeouts: adhocTimeouts(values.timeouts),
+    production: false,
+    sandbox: values.sandbox === true,
+    maxBytes: DEFAULT_MAX_BYTES,
+  };
   if (values.stdio !== undefined) {
     if (values.header?.length) throw new UsageError('--header goes with --url, not --stdio');
+    const childEnv = envEntries(values.env ?? [], env);
     const words = splitCommandLine(values.stdio);
     const [command, ...args] = words;
     if (command === undefined) throw new UsageError('--stdio: expected a command line, got nothing');
@@ -27,11 +34,13 @@ export function adhocAgent(values: AdhocValues, cwd: string = process.cwd()): Ag
       // "./seller" is relative to where the CLI runs; a bare name goes through PATH.
       command: command.includes('/') && !isAbsolute(command) ? resolve(cwd, command) : command,
       args,
-      env: {},
+      env: childEnv,
       cwd,
-      secrets: [],
+      // Every --env value is a secret, as a config's env values are (usableSecrets skips the very short).
+      secrets: [...new Set(Object.values(childEnv))],
     };
   }
+  if (values.env?.length) throw new UsageError('--env goes with --stdio: an HTTP agent runs in its own environment');
   let url: URL;
   try {
     url = new URL(values.url!);
@@ -62,6 +71,41 @@ export function adhocAgent(values: AdhocValues, cwd: string = process.cwd()): Ag
     headers,
     secrets: [...new Set(secrets)],
   };
+}
+
+/**
+ * The agent's limits: the defaults, with what the flags set. When the session limit is not given, it is at
+ * least long enough for the connect and one whole call (a `--timeout 300` is not cut at 180 s).
+ */
+export function adhocTimeouts(given: AdhocValues['timeouts']): Timeouts {
+  const t = { ...DEFAULT_TIMEOUTS, ...given };
+  if (given?.agentMs === undefined) t.agentMs = Math.max(t.agentMs, t.connectMs + t.callMs + AGENT_SLACK_MS);
+  return t;
+}
+
+/** Room in a derived session limit past connect + one call, for tools/list and closing. */
+const AGENT_SLACK_MS = 10_000;
+
+/**
+ * `--env` entries → the child's variables: `KEY=VALUE`, or `KEY` alone for this process's own value of
+ * KEY (passed on only when asked by name; nothing else of our environment is). Throws UsageError.
+ */
+export function envEntries(entries: readonly string[], from: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of entries) {
+    const eq = entry.indexOf('=');
+    const key = eq < 0 ? entry : entry.slice(0, eq);
+    // The key only: the value is a secret and is never echoed.
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
+      throw new UsageError(`--env: expected KEY=VALUE with KEY a variable name (letters, digits, _), got '${key.slice(0, 40)}'`);
+    if (eq >= 0) out[key] = entry.slice(eq + 1);
+    else {
+      const value = from[key];
+      if (value === undefined) throw new UsageError(`--env ${key}: ${key} is not set here (give it as ${key}=VALUE)`);
+      out[key] = value;
+    }
+  }
+  return out;
 }
 
 /**

@@ -8,6 +8,7 @@ import staleCheck from '../checks/baseline/stale.ts';
 import { ConfigError, pointerOf } from '../config/errors.ts';
 import { failsRun, type RunReport } from '../report/model.ts';
 import { HARNESS_VERSION } from '../version.ts';
+import { nearest } from './nearest.ts';
 import type { Target } from './resolve.ts';
 
 /** Every `expect` entry must name a check of the catalog: a mistyped id would silently excuse nothing. */
@@ -26,27 +27,6 @@ export function checkExpectIds(targets: readonly Target[], file: string, knownId
       );
     }
   }
-}
-
-/** The known id closest to a mistyped one, when it is close enough to be a typo. */
-function nearest(id: string, knownIds: readonly string[]): string | undefined {
-  let best: { id: string; d: number } | undefined;
-  for (const k of knownIds) {
-    const d = distance(id, k);
-    if (!best || d < best.d) best = { id: k, d };
-  }
-  return best && best.d <= Math.max(2, Math.floor(id.length / 5)) ? best.id : undefined;
-}
-
-/** Levenshtein distance (ids are short). */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
 }
 
 export const REASON_PLACEHOLDER = 'TODO: why this failure is expected (a ticket, a release)';

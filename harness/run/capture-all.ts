@@ -4,7 +4,7 @@ import pLimit from 'p-limit';
 import type { AgentCapture } from '../capture/exchange.ts';
 import type { AgentConfig } from '../config/types.ts';
 import { agentFacts, captureAgent, type CaptureOptions } from '../capture/capture-agent.ts';
-import type { Progress } from './progress.ts';
+import { waitingText, type Progress } from './progress.ts';
 
 /** Wall time of each live capture, in ms (a replayed capture has none). */
 export const captureDurations = new WeakMap<AgentCapture, number>();
@@ -39,6 +39,10 @@ export async function captureAll(
         const capture = await captureAgent(agent, {
           signal,
           onProgress: (e) => opts.progress.update(agent.name, e.step),
+          // A slow call: its progress line says what it waits on (redrawn in place on a TTY, plain lines in a log).
+          onWaiting: (e) => {
+            if (!e.settled) opts.progress.update(agent.name, `waiting on ${waitingText(e)}`);
+          },
           ...(opts.adcpReleases ? { adcpReleases: opts.adcpReleases } : {}),
           ...(onWire ? { onWire } : {}),
         });

@@ -1,6 +1,7 @@
 // The dev-loop options `run` and `probe` share, parsed without loading anything heavy (a usage error
 // answers at once): an agent given on the command line (--url / --header / --stdio / --sandbox, turned
-// into an agent by adhoc.ts), --watch [PATH] and --verbose.
+// into an agent by adhoc.ts, with its --timeout / --connect-timeout / --agent-timeout and --env),
+// --watch [PATH] and --verbose.
 import { existsSync } from 'node:fs';
 import { UsageError } from './usage-error.ts';
 
@@ -10,6 +11,10 @@ export const DEV_OPTIONS = {
   header: { type: 'string', multiple: true },
   stdio: { type: 'string' },
   sandbox: { type: 'boolean' },
+  timeout: { type: 'string' },
+  'connect-timeout': { type: 'string' },
+  'agent-timeout': { type: 'string' },
+  env: { type: 'string', multiple: true },
   watch: { type: 'string' },
   verbose: { type: 'boolean' },
 } as const;
@@ -18,7 +23,16 @@ export const ADHOC_USAGE = `  --url URL              test this streamable-HTTP a
   --header 'Name: value' an HTTP header for --url (repeatable); its value is a secret, redacted everywhere
   --stdio 'COMMAND ARGS' test this stdio agent: the command line is split like a shell's (quotes,
                          backslashes; no variables or globs) and run in the current directory
-  --sandbox              the --url / --stdio agent is a sandbox: the mutating probes run too`;
+  --sandbox              the --url / --stdio agent is a sandbox: the mutating probes run too
+  --timeout SECONDS      how long one call of the --url / --stdio agent may take (default: 30)
+  --connect-timeout SECONDS
+                         how long connecting and initialize (and each tools/list page) may take (default: 10)
+  --agent-timeout SECONDS
+                         the whole session of the agent, every call included (default: 180, and at least
+                         --timeout plus --connect-timeout)
+  --env KEY=VALUE        an environment variable for the --stdio agent (repeatable); KEY alone passes this
+                         shell's value of KEY on. Every value is a secret, redacted everywhere. The agent
+                         inherits only HOME, LOGNAME, PATH, SHELL, TERM and USER otherwise`;
 
 export const WATCH_USAGE = `  --watch [PATH]         run again whenever a file under PATH changes (default: the stdio agents' working
                          directory) or an HTTP agent comes back after a restart; one line per run and what
@@ -31,6 +45,22 @@ export interface AdhocValues {
   header?: string[] | undefined;
   stdio?: string | undefined;
   sandbox?: boolean | undefined;
+  /** `--timeout` / `--connect-timeout` / `--agent-timeout`, in ms (already checked: positive, bounded). */
+  timeouts?: { callMs?: number; connectMs?: number; agentMs?: number } | undefined;
+  /** `--env` entries as given (`KEY=VALUE` or `KEY`; adhoc.ts checks and resolves them). */
+  env?: string[] | undefined;
+}
+
+/** The longest timeout a flag takes, in seconds (a day): longer would overflow Node's timers (~24.8 days). */
+export const MAX_TIMEOUT_SECONDS = 86_400;
+
+/** `--timeout 7.5` → 7500 (ms). Throws UsageError unless a positive number of seconds, at most a day. */
+export function timeoutSeconds(flag: string, text: string): number {
+  const n = /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(text) ? Number(text) : NaN;
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`${flag}: expected a positive number of seconds (e.g. 30 or 2.5), got '${text.slice(0, 40)}'`);
+  if (n > MAX_TIMEOUT_SECONDS) throw new UsageError(`${flag}: at most ${MAX_TIMEOUT_SECONDS} seconds (a day), got '${text.slice(0, 40)}'`);
+  return Math.max(1, Math.round(n * 1000));
 }
 
 export interface DevOptions {
@@ -62,12 +92,39 @@ export function normalizeWatchArg(argv: readonly string[], exists: (p: string) =
 }
 
 /** The dev-loop options out of parsed values, with the combinations that cannot work refused. */
-export function devOptionsOf(values: AdhocValues & { watch?: string | undefined; verbose?: boolean | undefined }): DevOptions {
+export function devOptionsOf(
+  values: Omit<AdhocValues, 'timeouts'> & {
+    timeout?: string | undefined;
+    'connect-timeout'?: string | undefined;
+    'agent-timeout'?: string | undefined;
+    watch?: string | undefined;
+    verbose?: boolean | undefined;
+  },
+): DevOptions {
   const out: DevOptions = {};
   const given = values.url !== undefined || values.stdio !== undefined;
-  if (given) out.adhoc = { url: values.url, header: values.header, stdio: values.stdio, sandbox: values.sandbox };
+  // Checked first: a bad number is a usage error whatever else the command line holds.
+  const timeouts: NonNullable<AdhocValues['timeouts']> = {};
+  if (values.timeout !== undefined) timeouts.callMs = timeoutSeconds('--timeout', values.timeout);
+  if (values['connect-timeout'] !== undefined) timeouts.connectMs = timeoutSeconds('--connect-timeout', values['connect-timeout']);
+  if (values['agent-timeout'] !== undefined) timeouts.agentMs = timeoutSeconds('--agent-timeout', values['agent-timeout']);
+  const timed = Object.keys(timeouts).length > 0;
+  if (given)
+    out.adhoc = {
+      url: values.url,
+      header: values.header,
+      stdio: values.stdio,
+      sandbox: values.sandbox,
+      ...(timed ? { timeouts } : {}),
+      ...(values.env?.length ? { env: values.env } : {}),
+    };
   else if (values.header?.length) throw new UsageError('--header goes with --url');
   else if (values.sandbox) throw new UsageError('--sandbox goes with --url or --stdio');
+  else if (timed)
+    throw new UsageError(
+      '--timeout, --connect-timeout and --agent-timeout go with --url or --stdio (a config agent sets `timeouts` in the config)',
+    );
+  else if (values.env?.length) throw new UsageError('--env goes with --stdio (a config agent sets `env` in the config)');
   if (values.url !== undefined && values.stdio !== undefined)
     throw new UsageError('--url and --stdio cannot be used together: one agent at a time');
   if (values.watch !== undefined) out.watch = values.watch;

@@ -13,7 +13,10 @@ import { paintFor, type Paint } from '../report/terminal.ts';
 import type { SchemaSource } from '../schemas/index.ts';
 import { escapeVisible, sellerText, truncate } from '../sanitize.ts';
 import { HARNESS_VERSION } from '../version.ts';
+import { NOT_A_TOOL_RESULT, SUCCESS_RULES_NOT_APPLICABLE } from '../checks/views.ts';
+import { nearest } from './nearest.ts';
 import { judgeCapture } from './judge.ts';
+import { waitingLine } from './progress.ts';
 import type { RunSnapshot } from './watch.ts';
 import { warmJudge } from './warm-schemas.ts';
 import { wireLogger } from './wire-log.ts';
@@ -39,9 +42,14 @@ export interface ProbeRun {
 
 export interface ProbeShown {
   text: string;
-  code: 0 | 1 | 3;
+  code: 0 | 1 | 2 | 3;
   snapshot: RunSnapshot;
+  /** A usage error found only by asking the agent (a tool it does not list): one line, for stderr. */
+  usage?: string;
 }
+
+/** What a valid request answered with an error leaves unverified (the probe's verdict cannot be green). */
+export const NOT_EXERCISED = 'success rules not exercised';
 
 /** The arguments of the probe: as given, or the harness's own valid (or invalid) probe for a known task. */
 export function probeArguments(probe: Probe, defaultArgs: boolean, agent: AgentConfig): Record<string, unknown> {
@@ -60,19 +68,26 @@ export async function probeOnce(r: ProbeRun): Promise<ProbeShown> {
   // The judge worker starts and compiles our schemas while the seller starts and answers (warm-schemas.ts).
   const warming = r.warming ? r.warming() : warmJudge(r.schemaSource, r.agent, [CAPABILITIES, probe.tool], r.signal);
   const adcpReleases = await r.schemaSource.versions().catch(() => []);
+  // A slow call says what it waits on, on stderr (bounded: WAITING_FIRST_MS, then every WAITING_EVERY_MS).
+  const waiting = waitingLine(process.stderr, process.env, agent.secrets);
   const capture = await captureAgent(agent, {
     scenarios: false,
     signal: r.signal,
     adcpReleases,
-    probes: (tools) => [
-      ...(probe.tool !== CAPABILITIES && tools.some((t) => t.name === CAPABILITIES)
-        ? [{ tool: CAPABILITIES, arguments: {}, intent: 'valid' as const }]
-        : []),
-      probe,
-    ],
+    // get_adcp_capabilities goes first by itself (the handshake, capture-agent.ts). A tool the agent does
+    // not list is not called: that is the user's typo, told below, not the seller's failure.
+    probes: (tools, listed) => (listed && !tools.some((t) => t.name === probe.tool) ? [] : [probe]),
     ...(r.verbose ? { onWire: wireLogger(agent.name, agent.secrets) } : {}),
+    onWaiting: waiting.notice,
   });
+  waiting.clear();
   await warming;
+  const unlisted = unlistedTool(capture, probe.tool, r.agent.secrets);
+  if (unlisted) {
+    const text = `adcp-conformance probe: ${unlisted.message}\n${unlisted.listing}\n`;
+    const statuses = new Map<string, string>();
+    return { text, code: 2, usage: text, snapshot: { code: 2, verdict: 'usage error', statuses } };
+  }
   const data = await judgeCapture(capture, {
     index: 0,
     schemaSource: r.schemaSource,
@@ -83,24 +98,63 @@ export async function probeOnce(r: ProbeRun): Promise<ProbeShown> {
   });
   const last = capture.exchanges.length - 1;
   const call = last >= 0 && capture.exchanges[last]?.tool === probe.tool ? last : undefined;
-  const outcomes =
+  const judged =
     call !== undefined
       ? data.outcomes.filter((o) => o.call === call)
       : data.outcomes.filter((o) => o.check === initializeCheck.id || o.check === toolsListCheck.id);
+  const x = call === undefined ? undefined : capture.exchanges[call];
+  const refused = x ? errorAnswerToValid(x) : false;
+  const outcomes = refused ? judged.map(notExercised) : judged;
   const report: AgentReport = { ...data.facts, outcomes };
-  const verdict = agentVerdict(report, r.strict);
+  let verdict = agentVerdict(report, r.strict);
+  // Never green on the unverified: whatever the catalog said, an error answer left the success rules unrun.
+  if (refused && verdict === 'conformant') verdict = 'incomplete';
   const code = verdict === 'incomplete' ? 3 : verdict === 'nonconformant' ? 1 : 0;
   const paint = r.paint ?? paintFor(process.stdout, process.env);
-  const text = render(
-    capture,
-    call === undefined ? undefined : capture.exchanges[call],
-    report,
-    verdictText(verdict, report.adcpVersion, HARNESS_VERSION),
-    code,
-    r,
-    paint,
-  );
+  const said = verdictText(verdict, report.adcpVersion, HARNESS_VERSION);
+  const text = render(capture, x, report, refused ? `${said}: ${NOT_EXERCISED}` : said, code, r, paint, refused);
   return { text, code, snapshot: snapshotOf(outcomes, verdict, code) };
+}
+
+/**
+ * The probed tool when the agent's tools/list answered without it: a usage error (exit 2) with the listed
+ * name closest to it, not a call the seller is blamed for. Undefined when listed or when tools/list failed.
+ */
+function unlistedTool(capture: AgentCapture, tool: string, secrets: readonly string[]): { message: string; listing: string } | undefined {
+  const list = capture.toolsList;
+  if (!capture.initialize.ok || !list?.ok) return undefined;
+  const names = list.tools.flatMap((t) => {
+    const name = t !== null && typeof t === 'object' && Object.hasOwn(t, 'name') ? (t as { name: unknown }).name : undefined;
+    return typeof name === 'string' ? [name] : [];
+  });
+  if (names.includes(tool)) return undefined;
+  const near = nearest(tool, names);
+  const shown = (name: string) => `'${escapeVisible(sellerText(name, secrets, 128), 128)}'`;
+  const message = `the agent lists no tool ${shown(tool)}${near ? ` (did you mean ${shown(near)}?)` : ''}`;
+  const first = names.slice(0, 20).map(shown).join(', ');
+  const listing = names.length
+    ? `  the agent lists ${names.length} tool(s): ${first}${names.length > 20 ? `, … (+${names.length - 20})` : ''}`
+    : '  the agent lists no tools at all';
+  return { message, listing };
+}
+
+/** A call made as a valid request that got an error answer (an AdCP error result or a JSON-RPC error). */
+function errorAnswerToValid(x: Exchange): boolean {
+  if (x.intent !== 'valid') return false;
+  const o = x.outcome;
+  if (o.kind === 'jsonrpc-error') return true;
+  return o.kind === 'result' && o.result !== null && typeof o.result === 'object' && (o.result as { isError?: unknown }).isError === true;
+}
+
+/**
+ * A success rule that did not apply only because the valid request got an error answer: it applied to the
+ * call the user asked for and was never exercised — untested, so the verdict cannot be green.
+ */
+function notExercised(o: ReportOutcome): ReportOutcome {
+  if (o.status !== 'not-applicable') return o;
+  const success = o.message === SUCCESS_RULES_NOT_APPLICABLE || (o.message === NOT_A_TOOL_RESULT && !o.check.startsWith('error.'));
+  if (!success) return o;
+  return { ...o, status: 'untested', message: `${NOT_EXERCISED}: the valid request got an error answer` };
 }
 
 /** The probed call's outcomes as `--watch` compares them. */
@@ -125,6 +179,7 @@ function render(
   code: number,
   r: ProbeRun,
   paint: Paint,
+  refused = false,
 ): string {
   const secrets = r.agent.secrets;
   const out: string[] = [];
@@ -164,6 +219,27 @@ function render(
     out.push('', ...payloadLines(x, paint));
   } else if (capture.initialize.ok) {
     out.push('', paint.yellow(`the call was not made${capture.aborted ? `: ${sellerText(capture.aborted.message, secrets, 400)}` : ''}`));
+  }
+  if (x && refused) {
+    const e = extractError(x.outcome);
+    const field = (k: string) => (e && Object.hasOwn(e.error, k) ? e.error[k] : undefined);
+    const errorCode = field('code');
+    const message = field('message');
+    const what = e
+      ? sellerText(
+          `${typeof errorCode === 'string' || typeof errorCode === 'number' ? errorCode : 'no code'}: ${typeof message === 'string' ? message : ''}`,
+          secrets,
+          300,
+        )
+      : null;
+    out.push(
+      '',
+      paint.yellow(
+        `? ${NOT_EXERCISED}: the request was sent as a valid one and the seller answered with an error` +
+          `${what ? ` (${escapeVisible(what, 300)})` : ''}, so no success rule of ${escapeVisible(x.tool, 128)} ran.`,
+      ),
+      paint.dim('  send arguments the seller accepts (--args JSON|@FILE), or judge the error path with --invalid'),
+    );
   }
   const c = countOutcomes(report.outcomes);
   out.push(

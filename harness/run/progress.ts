@@ -50,3 +50,38 @@ export function createProgress(
     },
   };
 }
+
+/** `tools/call get_products (5 s of 30 s)` for a request still waiting (WaitingNotice); a fraction only where the budget has one. */
+export function waitingText(e: { call: string; waitedMs: number; budgetMs: number }): string {
+  // Tenths only where the budget has them (a budget measured to a deadline may be a hair under the flag's 6 s).
+  const seconds = (ms: number) => String(ms >= 60_000 ? Math.round(ms / 1000) : Math.round(ms / 100) / 10);
+  return `${e.call} (${Math.floor(e.waitedMs / 1000)} s of ${seconds(e.budgetMs)} s)`;
+}
+
+/**
+ * The waiting line of one agent on its own (`probe`, which has no progress lines): `waiting on <agent>:
+ * tools/call get_products (5 s of 30 s)`, seller text stripped and redacted. On a TTY (outside CI) the line
+ * is rewritten in place and cleared once the call settles; otherwise each notice is a plain line.
+ */
+export function waitingLine(
+  stream: Terminal,
+  env: NodeJS.ProcessEnv,
+  secrets: readonly string[] = [],
+): { notice(e: { agent: string; call: string; waitedMs: number; budgetMs: number; settled?: true }): void; clear(): void } {
+  const live = stream.isTTY === true && !env.CI;
+  let shown = false;
+  const clear = () => {
+    if (shown) stream.write('\r\u001b[2K');
+    shown = false;
+  };
+  return {
+    notice(e) {
+      if (e.settled) return clear();
+      const text = sellerText(`waiting on ${e.agent}: ${waitingText(e)}`, secrets, 200);
+      if (!live) return void stream.write(text + '\n');
+      stream.write(`\r\u001b[2K${text}`);
+      shown = true;
+    },
+    clear,
+  };
+}

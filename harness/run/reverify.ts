@@ -1,4 +1,4 @@
-// Flaky sellers, told apart before they are reported: every failing outcome of a READ-ONLY call is asked
+// Flaky sellers, told apart before they are reported: every failing outcome of an answered READ-ONLY call is asked
 // once more, in a fresh session (a new process for stdio, a new MCP session for HTTP), and judged again by
 // the same checks. When the second answer passes, the outcome stays a failure — the seller did answer
 // wrongly — but is marked `flaky`: listed apart, never a regression. Mutating calls (create_media_buy,
@@ -56,14 +56,25 @@ export function repeatableCalls(capture: AgentCapture, data: Pick<AgentSuiteData
   return [...calls].sort((a, b) => a - b);
 }
 
+/**
+ * Failures of a call that got no answer at all: it timed out, or the connection or process went first.
+ * Such a call is not asked again — a hanging seller would cost the whole timeout twice, and a second
+ * silence proves nothing the first did not. An answer that broke a transport rule (past the byte cap, an
+ * HTTP error status, malformed JSON-RPC) is an answer, and is asked again like any other.
+ */
+const UNANSWERED: ReadonlySet<string> = new Set(['timeout', 'closed', 'network', 'connect']);
+
+/** Read-only, not a scenario step, and answered. */
 function isRepeatable(x: Exchange): boolean {
+  if (x.outcome.kind === 'transport-error' && UNANSWERED.has(x.outcome.failure.kind)) return false;
   return READ_ONLY_TASKS.has(x.tool) && (x as { scenario?: unknown }).scenario === undefined;
 }
 
 /** The probe that made call `i` again: the config's own probe (its arguments unredacted) or the recorded request. */
 function probeOf(config: AgentConfig, capture: AgentCapture, i: number): Probe {
   const x = capture.exchanges[i]!;
-  const own = config.probes?.[i];
+  // The handshake the harness put before the config's probes is no probe of the config: indexes shift by one.
+  const own = x.handshake ? undefined : config.probes?.[capture.exchanges[0]?.handshake ? i - 1 : i];
   const args = own && own.tool === x.tool ? own.arguments : x.request.arguments;
   return { tool: x.tool, arguments: args, intent: x.intent };
 }
@@ -106,6 +117,8 @@ async function reverifyAgent(item: ReverifyItem, opts: ReverifyOptions): Promise
   const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(config.timeouts.agentMs + GRACE_MS)]);
   const second = await captureAgent({ ...config, probes }, { signal, scenarios: false });
   if (opts.signal.aborted) return;
+  // Should the second session have put the handshake first itself, every call sits one place later.
+  const shift = second.exchanges[0]?.handshake ? 1 : 0;
   const failing = data.outcomes.filter((o) => o.call !== undefined && again.has(o.call) && failsRun(o, opts.strict));
   const ids = new Set(failing.map((o) => o.check));
   const judged = await judgeCapture(second, {
@@ -118,7 +131,7 @@ async function reverifyAgent(item: ReverifyItem, opts: ReverifyOptions): Promise
   });
   let flaky = 0;
   for (const o of failing) {
-    const j = again.get(o.call!);
+    const j = again.get(o.call!)! + shift;
     if (judged.outcomes.some((r) => r.check === o.check && r.call === j && r.status === 'pass')) {
       o.flaky = true;
       flaky++;

@@ -47,7 +47,9 @@ describe.each(['json', 'sse'] as const)('http (%s): official SDK seller', (mode)
     const server = await startSdkHttp({ json: mode === 'json' });
     try {
       const capture = await captureAgent(httpAgent(server.url, { probes: probes('odd_result') }));
-      expect(capture.exchanges[0]?.outcome).toMatchObject({ kind: 'result', result: { x_unknown: { kept: [1, 'two'] } } });
+      // The seller lists get_adcp_capabilities: the AdCP handshake goes first (issue 18), so the probe is found by name.
+      const odd = capture.exchanges.find((x) => x.tool === 'odd_result');
+      expect(odd?.outcome).toMatchObject({ kind: 'result', result: { x_unknown: { kept: [1, 'two'] } } });
     } finally {
       await server.close();
     }

@@ -157,7 +157,8 @@ describe('stdio: process environment and lifecycle', () => {
       const capture = await captureAgent(
         stdioAgent('hostile-stdio.mjs', { env: { FIXTURE_MARKER: secret }, secrets: [secret], cwd: tmpdir(), probes: probes('env_probe') }),
       );
-      const payload = structured(capture.exchanges[0]);
+      // The fixture lists get_adcp_capabilities: the AdCP handshake goes first (issue 18), so the probe is found by name.
+      const payload = structured(byTool(capture.exchanges, 'env_probe')[0]);
       expect(payload['keys']).toContain('FIXTURE_MARKER');
       expect(payload['keys']).toContain('PATH');
       expect(payload['keys']).not.toContain('ADCP_CONFORMANCE_PARENT_ONLY');
@@ -186,8 +187,14 @@ describe('stdio: process environment and lifecycle', () => {
       }),
     );
     expect(capture.aborted).toMatchObject({ kind: 'timeout', message: expect.stringContaining('agent timeout') });
-    expect(capture.exchanges[0]).toMatchObject({ tool: 'hang', outcome: { kind: 'transport-error', failure: { kind: 'timeout' } } });
-    expect(byTool(capture.exchanges, 'get_adcp_capabilities')).toHaveLength(0);
+    // The AdCP handshake (issue 18) went first and answered; then the hang used up the agent's time, and the
+    // configured get_adcp_capabilities probe after it never ran.
+    expect(capture.exchanges.map((x) => [x.tool, x.handshake === true])).toEqual([
+      ['get_adcp_capabilities', true],
+      ['hang', false],
+    ]);
+    expect(capture.exchanges[1]).toMatchObject({ tool: 'hang', outcome: { kind: 'transport-error', failure: { kind: 'timeout' } } });
+    expect(byTool(capture.exchanges, 'get_adcp_capabilities').filter((x) => !x.handshake)).toHaveLength(0);
   });
 
   test('a protocol revision the SDK does not support fails initialize as a protocol failure', async () => {

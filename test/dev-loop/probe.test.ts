@@ -57,6 +57,43 @@ describe('probe over stdio (--stdio)', () => {
     expect(r.stdout).toMatch(/✗ nonconformant .* \(this call\) · exit 1/);
   });
 
+  // A valid request answered with an error ran no success rule: never "✓ conformant" (exit 3, incomplete:
+  // MUST rules applied and stayed untested — README "Exit codes"; not 1, the seller may refuse rightly).
+  test('a valid request answered with an error: "success rules not exercised", incomplete, exit 3', async () => {
+    const r = await runCli(['probe', 'get_products', '--args', '{"buying_mode":42}', '--stdio', stdioSeller()]);
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    expect(r.stdout).toMatch(/^payload {2}an AdCP error \(from structuredContent/m);
+    expect(r.stdout).toMatch(
+      /^\? success rules not exercised: the request was sent as a valid one and the seller answered with an error \(VALIDATION_ERROR: Invalid request: .*\), so no success rule of get_products ran\.$/m,
+    );
+    expect(r.stdout).toContain('judge the error path with --invalid');
+    const shown = verdicts(r.stdout);
+    for (const id of ['schema.adcp-response', 'envelope.structured-content', 'envelope.extractable'])
+      expect(shown.get(id), id).toBe('untested');
+    // The error-path rules that did run are still judged (and pass on the reference seller).
+    expect(shown.get('error.adcp-error')).toBe('pass');
+    expect(r.stdout).not.toMatch(/✓ conformant/);
+    expect(r.stdout).toMatch(/⚠ incomplete: .*: success rules not exercised \(this call\) · exit 3/);
+  });
+
+  test('--invalid answered with an error is the error path, not a refusal of a valid request', async () => {
+    const r = await runCli(['probe', 'get_products', '--invalid', '--stdio', stdioSeller()]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('success rules not exercised');
+  });
+
+  test('a tool the agent does not list is a usage error (exit 2) with a did-you-mean, and is not called', async () => {
+    const r = await runCli(['probe', 'get_prodcts', '--stdio', stdioSeller(), '--verbose']);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toContain("adcp-conformance probe: the agent lists no tool 'get_prodcts' (did you mean 'get_products'?)");
+    expect(r.stderr).toMatch(/^ {2}the agent lists \d+ tool\(s\): 'get_adcp_capabilities', 'get_products', /m);
+    expect(r.stdout).not.toMatch(/nonconformant|conformant/);
+    expect(r.stderr).not.toMatch(/"name":"get_prodcts"/); // --verbose shows the wire: no tools/call of it
+    const far = await runCli(['probe', 'launch_rocket', '--stdio', stdioSeller()]);
+    expect(far.code, far.stdout + far.stderr).toBe(2);
+    expect(far.stderr).toMatch(/the agent lists no tool 'launch_rocket'\n/);
+  });
+
   test('--args @FILE sends exactly those arguments (plus the harness context)', async () => {
     const dir = await tmp('probe-args');
     const file = join(dir, 'args.json');

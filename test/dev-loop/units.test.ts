@@ -1,7 +1,9 @@
 // The dev loop's small pieces: the command-line agent, the wire log, the watch loop's bookkeeping.
 import { describe, expect, test } from 'vitest';
-import { adhocAgent, splitCommandLine } from '../../harness/run/adhoc.ts';
-import { devOptionsOf, normalizeWatchArg } from '../../harness/run/dev-options.ts';
+import { adhocAgent, envEntries, splitCommandLine } from '../../harness/run/adhoc.ts';
+import { DEFAULT_TIMEOUTS } from '../../harness/config/defaults.ts';
+import { devOptionsOf, normalizeWatchArg, timeoutSeconds } from '../../harness/run/dev-options.ts';
+import { waitingLine, waitingText } from '../../harness/run/progress.ts';
 import { UsageError } from '../../harness/run/options.ts';
 import { changesSince, compactLine, watchSetup, type RunSnapshot } from '../../harness/run/watch.ts';
 import { wireLine } from '../../harness/run/wire-log.ts';
@@ -71,6 +73,72 @@ describe('dev options', () => {
       watch: '',
       verbose: true,
     });
+  });
+});
+
+describe('timeouts and environment of the command-line agent', () => {
+  test('--timeout / --connect-timeout / --agent-timeout: positive seconds, a fraction allowed, at most a day', () => {
+    expect(timeoutSeconds('--timeout', '30')).toBe(30_000);
+    expect(timeoutSeconds('--timeout', '2.5')).toBe(2_500);
+    expect(timeoutSeconds('--timeout', '.25')).toBe(250);
+    for (const bad of ['0', '-1', 'abc', '', '1e3', 'Infinity', 'NaN', '5s', '86401'])
+      expect(() => timeoutSeconds('--timeout', bad), bad).toThrow(UsageError);
+    expect(() => timeoutSeconds('--connect-timeout', '0')).toThrow(/--connect-timeout: expected a positive number of seconds/);
+  });
+  test('the flags go with --url / --stdio only, checked before anything else', () => {
+    expect(() => devOptionsOf({ timeout: '5' })).toThrow(/go with --url or --stdio/);
+    expect(() => devOptionsOf({ env: ['A=b'] })).toThrow(/--env goes with --stdio/);
+    expect(() => devOptionsOf({ stdio: 'y', 'agent-timeout': 'x' })).toThrow(/--agent-timeout: expected a positive number/);
+    expect(devOptionsOf({ stdio: 'y', timeout: '7', 'connect-timeout': '1.5', env: ['A=b'] }).adhoc).toMatchObject({
+      timeouts: { callMs: 7_000, connectMs: 1_500 },
+      env: ['A=b'],
+    });
+  });
+  test('an agent timeout left unset is long enough for the connect and one whole call', () => {
+    expect(adhocAgent({ stdio: 'node s.js' }).timeouts).toEqual(DEFAULT_TIMEOUTS);
+    expect(adhocAgent({ stdio: 'node s.js', timeouts: { callMs: 300_000 } }).timeouts).toEqual({
+      connectMs: 10_000,
+      callMs: 300_000,
+      agentMs: 320_000,
+    });
+    expect(adhocAgent({ url: 'http://127.0.0.1:1/mcp', timeouts: { callMs: 5_000, agentMs: 4_000 } }).timeouts).toEqual({
+      connectMs: 10_000,
+      callMs: 5_000,
+      agentMs: 4_000,
+    });
+  });
+  test('--env KEY=VALUE and KEY (this shell’s value): the child’s env, every value a secret; --env with --url refused', () => {
+    const a = adhocAgent({ stdio: 'node s.js', env: ['NODE_ENV=development', 'TOKEN=a=b=c', 'FROM_HERE', 'EMPTY='] }, '/tmp', {
+      FROM_HERE: 'here-value-123',
+    });
+    expect(a.transport === 'stdio' && a.env).toEqual({ NODE_ENV: 'development', TOKEN: 'a=b=c', FROM_HERE: 'here-value-123', EMPTY: '' });
+    expect(a.secrets).toEqual(expect.arrayContaining(['development', 'a=b=c', 'here-value-123']));
+    expect(() => envEntries(['1BAD=x'], {})).toThrow(/KEY a variable name/);
+    expect(() => envEntries(['=x'], {})).toThrow(UsageError);
+    expect(() => envEntries(['MISSING'], {})).toThrow(/MISSING is not set here/);
+    // The value is never echoed in the error (it may be a secret).
+    expect(() => envEntries(['BAD-KEY=hunter2'], {})).toThrow(expect.objectContaining({ message: expect.not.stringContaining('hunter2') }));
+    expect(() => adhocAgent({ url: 'http://127.0.0.1:1/mcp', env: ['A=b'] })).toThrow(/--env goes with --stdio/);
+  });
+  test('the waiting line: which agent and call, how long of how long; plain lines off a TTY, one line redrawn on a TTY', () => {
+    expect(waitingText({ call: 'tools/call get_products', waitedMs: 5_012, budgetMs: 30_000 })).toBe(
+      'tools/call get_products (5 s of 30 s)',
+    );
+    expect(waitingText({ call: 'initialize', waitedMs: 15_900, budgetMs: 20_500 })).toBe('initialize (15 s of 20.5 s)');
+    const written: string[] = [];
+    const sink = (isTTY: boolean) => Object.assign({ write: (s: string) => written.push(s) !== 0 }, { isTTY }) as never;
+    const plain = waitingLine(sink(false), {}, ['sekret-value']);
+    plain.notice({ agent: 'node s.js', call: 'tools/call sekret-value\u001b[31m', waitedMs: 5_000, budgetMs: 30_000 });
+    plain.notice({ agent: 'node s.js', call: 'x', waitedMs: 6_000, budgetMs: 30_000, settled: true });
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(/^waiting on node s\.js: tools\/call \S+ \(5 s of 30 s\)\n$/);
+    expect(written[0]).not.toContain('sekret-value');
+    expect(written[0]).not.toContain('\u001b');
+    written.length = 0;
+    const tty = waitingLine(sink(true), {});
+    tty.notice({ agent: 'a', call: 'initialize', waitedMs: 5_000, budgetMs: 10_000 });
+    tty.notice({ agent: 'a', call: 'initialize', waitedMs: 9_000, budgetMs: 10_000, settled: true });
+    expect(written).toEqual(['\r\u001b[2Kwaiting on a: initialize (5 s of 10 s)', '\r\u001b[2K']);
   });
 });
 

@@ -68,6 +68,24 @@ describe('which failing calls are asked again', () => {
       READ_ONLY_TASKS.has('create_media_buy') || READ_ONLY_TASKS.has('sync_creatives') || READ_ONLY_TASKS.has('update_media_buy'),
     ).toBe(false);
   });
+
+  test('a call that got no answer (timed out, connection lost) is never asked again; an error answer is', () => {
+    const unanswered: AgentCapture = {
+      ...capture,
+      exchanges: [
+        x('get_products', {
+          outcome: { kind: 'transport-error', failure: { kind: 'timeout', message: 'tools/call: no answer within 30000 ms' } },
+        }),
+        x('get_signals', { outcome: { kind: 'transport-error', failure: { kind: 'closed', message: 'the server process exited' } } }),
+        x('list_creatives', { outcome: { kind: 'jsonrpc-error', error: { code: -32603, message: 'boom' } } }),
+        x('get_products', { outcome: { kind: 'transport-error', failure: { kind: 'oversize', message: 'answer passed the cap' } } }),
+        x('get_products', { outcome: { kind: 'transport-error', failure: { kind: 'network', message: 'ECONNRESET' } } }),
+      ],
+    };
+    const outcomes = [0, 1, 2, 3, 4].map((i) => o(i, 'fail'));
+    // An answer that broke a transport rule (past the byte cap) is still an answer: asked again.
+    expect(repeatableCalls(unanswered, { outcomes }, false)).toEqual([2, 3]);
+  });
 });
 
 describe('live: a seller whose every answer fails', () => {
