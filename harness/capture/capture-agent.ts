@@ -31,7 +31,7 @@ export interface CaptureOptions {
   /**
    * The AdCP handshake (default true): `get_adcp_capabilities` is called first whenever the agent lists it,
    * whatever the probes are, unless they already start with it — its answer decides the AdCP release
-   * pinned on every later call and is what `capabilities.versions` judges. False only for sessions that
+   * pinned on every later call and is what the capabilities versions check judges. False only for sessions that
    * repeat given calls exactly (the unauthenticated scenarios).
    */
   handshake?: boolean;
@@ -66,8 +66,12 @@ export const MAX_TOOL_PAGES = 50;
 export const MAX_TOOLS = 2000;
 /** How long, after a stdio call settles, stderr the server wrote for it may still be arriving on its pipe. */
 export const STDERR_SETTLE_MS = 20;
-/** How long a stdio server that failed initialize gets to exit, so its exit code and last words are known. */
-const START_EXIT_WAIT_MS = 500;
+/**
+ * How long a stdio server that failed initialize gets to exit, so its exit code and last words are known. Only
+ * a server whose pipe already broke waits, and it is exiting: on a loaded machine its exit event can take
+ * longer than half a second to reach us (a hostile-battery run saw EPIPE reported without the exit).
+ */
+const START_EXIT_WAIT_MS = 2_000;
 /** Lines of a start-up failure's stderr quoted in the initialize failure message. */
 const STDERR_QUOTE_LINES = 3;
 
