@@ -105,15 +105,25 @@ export function pinsFor(declared: readonly string[]): Pins | undefined {
   };
 }
 
-async function negotiation(host: ScenarioHost): Promise<ScenarioRecord> {
-  const name = VERSION_SCENARIO.negotiation;
+/**
+ * What both version scenarios start from: the seller's 3.1+ releases and the pins made of them, and the
+ * successful read call they vary (its arguments without context or pin) — or the record saying why not.
+ */
+function prepare(host: ScenarioHost, name: string): { pins: Pins; base: Exchange; args: Record<string, unknown> } | ScenarioRecord {
   const declared = gate31(host, name);
   if (!Array.isArray(declared)) return declared;
   const pins = pinsFor(declared);
   if (!pins) return { name, status: 'untested', reason: 'the seller declares only pre-releases: no release pin to vary' };
   const base = baseProbe(host, name, PINNED_TASKS);
   if (!('tool' in base)) return base;
-  const args = variedArguments(base);
+  return { pins, base, args: variedArguments(base) };
+}
+
+async function negotiation(host: ScenarioHost): Promise<ScenarioRecord> {
+  const name = VERSION_SCENARIO.negotiation;
+  const ready = prepare(host, name);
+  if (!('pins' in ready)) return ready;
+  const { pins, base, args } = ready;
   const pinned = (release: string): Record<string, unknown> => ({
     ...args,
     adcp_version: release,
@@ -128,13 +138,9 @@ async function negotiation(host: ScenarioHost): Promise<ScenarioRecord> {
 
 async function mismatch(host: ScenarioHost): Promise<ScenarioRecord> {
   const name = VERSION_SCENARIO.mismatch;
-  const declared = gate31(host, name);
-  if (!Array.isArray(declared)) return declared;
-  const pins = pinsFor(declared);
-  if (!pins) return { name, status: 'untested', reason: 'the seller declares only pre-releases: no release pin to vary' };
-  const base = baseProbe(host, name, PINNED_TASKS);
-  if (!('tool' in base)) return base;
-  const args = variedArguments(base);
+  const ready = prepare(host, name);
+  if (!('pins' in ready)) return ready;
+  const { pins, base, args } = ready;
   await host.call(
     base.tool,
     { ...args, adcp_version: pins.newest, adcp_major_version: pins.nextMajor },

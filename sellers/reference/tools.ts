@@ -204,6 +204,24 @@ function idempotencyConflict(tool: string): AdcpFailure {
   });
 }
 
+/**
+ * A mutating task run once per `idempotency_key`: the same key with another request is refused
+ * (IDEMPOTENCY_CONFLICT); a replay returns the cached body marked `replayed`. The cache keeps the full (3.1)
+ * body; `shape` fits each answer, replays included, to the release it is served at.
+ */
+function idempotentAnswer(
+  tool: string,
+  args: JsonObject,
+  env: ToolEnv,
+  run: () => JsonObject,
+  shape: (body: JsonObject) => JsonObject = (body) => body,
+): JsonObject {
+  const outcome = env.state.idempotent(tool, stringField(args, 'idempotency_key') ?? '', args, run);
+  if ('conflict' in outcome) throw idempotencyConflict(tool);
+  const body = shape(cloneJson(outcome.body));
+  return outcome.replayed ? { ...body, replayed: true } : body;
+}
+
 /** What a create_media_buy must name: products this seller sells, their pricing options, a flight that ends after it starts. */
 function checkBooking(args: JsonObject): void {
   const packages = (Array.isArray(args['packages']) ? args['packages'] : []).filter(isPlainObject);
@@ -245,48 +263,50 @@ function createMediaBuy(args: JsonObject, env: ToolEnv): JsonObject {
   requireSandbox(env, 'create_media_buy');
   // Refusals come before the idempotency cache: only successful bookings are remembered.
   checkBooking(args);
-  const outcome = env.state.idempotent('create_media_buy', stringField(args, 'idempotency_key') ?? '', args, () => {
-    const packages = (Array.isArray(args['packages']) ? args['packages'] : []).filter(isPlainObject).map((p) => ({
-      package_id: env.state.newId('pkg'),
-      product_id: String(p['product_id']),
-      pricing_option_id: String(p['pricing_option_id']),
-      budget: Number(p['budget']),
-    }));
-    const record = {
-      media_buy_id: env.state.newId('mb'),
-      status: 'pending_creatives' as const,
-      currency: catalog.CURRENCY,
-      total_budget: packages.reduce((sum, p) => sum + p.budget, 0),
-      start_time: String(args['start_time']),
-      end_time: String(args['end_time']),
-      confirmed_at: new Date().toISOString(),
-      revision: 1,
-      packages,
-    };
-    env.state.remember(env.state.mediaBuys, record.media_buy_id, record);
-    // `status` is the envelope's task status on the flat MCP wire; the buy's own state travels as
-    // media_buy_status (3.1 only: a 3.0 answer leaves it out, see atRelease).
-    return {
-      media_buy_id: record.media_buy_id,
-      media_buy_status: record.status,
-      confirmed_at: record.confirmed_at,
-      revision: record.revision,
-      currency: record.currency,
-      total_budget: record.total_budget,
-      packages: cloneJson(packages),
-      sandbox: true,
-    };
-  });
-  if ('conflict' in outcome) throw idempotencyConflict('create_media_buy');
-  // The cache keeps the full (3.1) body; each answer, replays included, is shaped for the release it is served at.
-  const body = atRelease('create_media_buy', cloneJson(outcome.body), env);
-  return outcome.replayed ? { ...body, replayed: true } : body;
+  return idempotentAnswer(
+    'create_media_buy',
+    args,
+    env,
+    () => {
+      const packages = (Array.isArray(args['packages']) ? args['packages'] : []).filter(isPlainObject).map((p) => ({
+        package_id: env.state.newId('pkg'),
+        product_id: String(p['product_id']),
+        pricing_option_id: String(p['pricing_option_id']),
+        budget: Number(p['budget']),
+      }));
+      const record = {
+        media_buy_id: env.state.newId('mb'),
+        status: 'pending_creatives' as const,
+        currency: catalog.CURRENCY,
+        total_budget: packages.reduce((sum, p) => sum + p.budget, 0),
+        start_time: String(args['start_time']),
+        end_time: String(args['end_time']),
+        confirmed_at: new Date().toISOString(),
+        revision: 1,
+        packages,
+      };
+      env.state.remember(env.state.mediaBuys, record.media_buy_id, record);
+      // `status` is the envelope's task status on the flat MCP wire; the buy's own state travels as
+      // media_buy_status (3.1 only: a 3.0 answer leaves it out, see atRelease).
+      return {
+        media_buy_id: record.media_buy_id,
+        media_buy_status: record.status,
+        confirmed_at: record.confirmed_at,
+        revision: record.revision,
+        currency: record.currency,
+        total_budget: record.total_budget,
+        packages: cloneJson(packages),
+        sandbox: true,
+      };
+    },
+    (body) => atRelease('create_media_buy', body, env),
+  );
 }
 
 function syncCreatives(args: JsonObject, env: ToolEnv): JsonObject {
   requireSandbox(env, 'sync_creatives');
   const dryRun = args['dry_run'] === true;
-  const outcome = env.state.idempotent('sync_creatives', stringField(args, 'idempotency_key') ?? '', args, () => {
+  return idempotentAnswer('sync_creatives', args, env, () => {
     const results = (Array.isArray(args['creatives']) ? args['creatives'] : []).filter(isPlainObject).map((c) => {
       const id = String(c['creative_id']);
       const known = env.state.creatives.has(id);
@@ -306,8 +326,6 @@ function syncCreatives(args: JsonObject, env: ToolEnv): JsonObject {
     });
     return { dry_run: dryRun, creatives: results, sandbox: true };
   });
-  if ('conflict' in outcome) throw idempotencyConflict('sync_creatives');
-  return outcome.replayed ? { ...cloneJson(outcome.body), replayed: true } : cloneJson(outcome.body);
 }
 
 function mediaBuyOf(args: JsonObject, env: ToolEnv): MediaBuyRecord {
@@ -384,59 +402,61 @@ function checkUpdate(args: JsonObject, buy: MediaBuyRecord): void {
 /** Pause, resume, cancel, re-budget packages or move the flight of a sandbox buy; each change bumps `revision`. */
 function updateMediaBuy(args: JsonObject, env: ToolEnv): JsonObject {
   requireSandbox(env, 'update_media_buy');
-  const outcome = env.state.idempotent('update_media_buy', stringField(args, 'idempotency_key') ?? '', args, () => {
-    // Refusals throw inside: a refused update stores nothing under its key.
-    const buy = mediaBuyOf(args, env);
-    checkUpdate(args, buy);
-    const updates = new Map(
-      (Array.isArray(args['packages']) ? args['packages'] : []).filter(isPlainObject).map((p) => [String(p['package_id']), p]),
-    );
-    // A cancel ignores every other field of the request.
-    if (args['canceled'] === true) buy.status = 'canceled';
-    else {
-      if (args['paused'] === true) buy.status = 'paused';
-      else if (args['paused'] === false) buy.status = 'active';
-      for (const p of buy.packages) {
-        const budget = updates.get(p.package_id)?.['budget'];
-        if (typeof budget === 'number') p.budget = budget;
+  return idempotentAnswer(
+    'update_media_buy',
+    args,
+    env,
+    () => {
+      // Refusals throw inside: a refused update stores nothing under its key.
+      const buy = mediaBuyOf(args, env);
+      checkUpdate(args, buy);
+      const updates = new Map(
+        (Array.isArray(args['packages']) ? args['packages'] : []).filter(isPlainObject).map((p) => [String(p['package_id']), p]),
+      );
+      // A cancel ignores every other field of the request.
+      if (args['canceled'] === true) buy.status = 'canceled';
+      else {
+        if (args['paused'] === true) buy.status = 'paused';
+        else if (args['paused'] === false) buy.status = 'active';
+        for (const p of buy.packages) {
+          const budget = updates.get(p.package_id)?.['budget'];
+          if (typeof budget === 'number') p.budget = budget;
+        }
+        buy.total_budget = buy.packages.reduce((sum, p) => sum + p.budget, 0);
+        buy.start_time = stringField(args, 'start_time') ?? buy.start_time;
+        buy.end_time = stringField(args, 'end_time') ?? buy.end_time;
       }
-      buy.total_budget = buy.packages.reduce((sum, p) => sum + p.budget, 0);
-      buy.start_time = stringField(args, 'start_time') ?? buy.start_time;
-      buy.end_time = stringField(args, 'end_time') ?? buy.end_time;
-    }
-    buy.revision += 1;
-    const touched = args['canceled'] === true || updates.size === 0 ? buy.packages : buy.packages.filter((p) => updates.has(p.package_id));
-    return {
-      media_buy_id: buy.media_buy_id,
-      media_buy_status: buy.status,
-      revision: buy.revision,
-      currency: buy.currency,
-      total_budget: buy.total_budget,
-      // Full packages, never id stubs.
-      affected_packages: cloneJson(touched),
-      sandbox: true,
-    };
-  });
-  if ('conflict' in outcome) throw idempotencyConflict('update_media_buy');
-  const body = atRelease('update_media_buy', cloneJson(outcome.body), env);
-  return outcome.replayed ? { ...body, replayed: true } : body;
+      buy.revision += 1;
+      const touched =
+        args['canceled'] === true || updates.size === 0 ? buy.packages : buy.packages.filter((p) => updates.has(p.package_id));
+      return {
+        media_buy_id: buy.media_buy_id,
+        media_buy_status: buy.status,
+        revision: buy.revision,
+        currency: buy.currency,
+        total_budget: buy.total_budget,
+        // Full packages, never id stubs.
+        affected_packages: cloneJson(touched),
+        sandbox: true,
+      };
+    },
+    (body) => atRelease('update_media_buy', body, env),
+  );
 }
 
 /** Buyer optimization signals: accepted for a buy this seller holds (a sandbox seller keeps no model to feed). */
 function providePerformanceFeedback(args: JsonObject, env: ToolEnv): JsonObject {
   requireSandbox(env, 'provide_performance_feedback');
-  const outcome = env.state.idempotent('provide_performance_feedback', stringField(args, 'idempotency_key') ?? '', args, () => {
+  return idempotentAnswer('provide_performance_feedback', args, env, () => {
     mediaBuyOf(args, env);
     return { success: true, sandbox: true };
   });
-  if ('conflict' in outcome) throw idempotencyConflict('provide_performance_feedback');
-  return outcome.replayed ? { ...cloneJson(outcome.body), replayed: true } : cloneJson(outcome.body);
 }
 
 /** Activates (or deactivates) one of this seller's signals on each destination: live at once, keyed by segment id. */
 function activateSignal(args: JsonObject, env: ToolEnv): JsonObject {
   requireSandbox(env, 'activate_signal');
-  const outcome = env.state.idempotent('activate_signal', stringField(args, 'idempotency_key') ?? '', args, () => {
+  return idempotentAnswer('activate_signal', args, env, () => {
     const id = stringField(args, 'signal_agent_segment_id');
     if (!catalog.signals.some((s) => s.signal_agent_segment_id === id)) {
       // REFERENCE_NOT_FOUND, not SIGNAL_NOT_FOUND: that one is for data-provider signal_id / signal_ref
@@ -460,8 +480,6 @@ function activateSignal(args: JsonObject, env: ToolEnv): JsonObject {
     }));
     return { deployments, sandbox: true };
   });
-  if ('conflict' in outcome) throw idempotencyConflict('activate_signal');
-  return outcome.replayed ? { ...cloneJson(outcome.body), replayed: true } : cloneJson(outcome.body);
 }
 
 const envelopeProps: Record<string, Schema> = {

@@ -120,3 +120,19 @@ export function probeArguments(tool: string, correlationId: string): Record<stri
       return { context };
   }
 }
+
+/** Every task of the reference seller, mutating calls first, so the reads after them report a booked buy and a synced creative. */
+export const CALL_ORDER = [
+  'get_adcp_capabilities',
+  'get_products',
+  'list_creative_formats',
+  'get_signals',
+  'create_media_buy',
+  'sync_creatives',
+  'update_media_buy',
+  'provide_performance_feedback',
+  'activate_signal',
+  'list_creatives',
+  'get_media_buys',
+  'get_media_buy_delivery',
+];

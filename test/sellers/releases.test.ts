@@ -4,7 +4,7 @@
 // In-process (every tool's handler at each release), then live (the release served follows the pin).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadTree, responseErrors, sharedPresent, undeclaredFields } from './adcp-schemas.ts';
-import { openSession, probeArguments, type SellerSession } from './client.ts';
+import { CALL_ORDER, openSession, probeArguments, type SellerSession } from './client.ts';
 import { payloadOf } from '../../sellers/reference/envelope.ts';
 import type { JsonObject } from '../../sellers/reference/json.ts';
 import { SellerState } from '../../sellers/reference/state.ts';
@@ -12,21 +12,6 @@ import { RELEASE_3_1_FIELDS, RELEASE_3_1_SIGNAL_FIELDS, toolSpecs, type Release 
 
 /** Said in the test titles, so a skipped 3.1.19 validation says why. */
 const FROM_SHARED = sharedPresent ? '(../shared)' : '(SKIPPED: ../shared is absent, no adcp/schemas/3.1.19 tree)';
-// Mutating calls first, so the reads report a booked buy and a synced creative.
-const CALL_ORDER = [
-  'get_adcp_capabilities',
-  'get_products',
-  'list_creative_formats',
-  'get_signals',
-  'create_media_buy',
-  'sync_creatives',
-  'update_media_buy',
-  'provide_performance_feedback',
-  'activate_signal',
-  'list_creatives',
-  'get_media_buys',
-  'get_media_buy_delivery',
-];
 /**
  * Keys a 3.0 answer carries that the 3.0 task schemas do not declare, on purpose: the protocol envelope's
  * `status` (3.0 core/protocol-envelope.json; the task schemas define only the body), and capabilities'

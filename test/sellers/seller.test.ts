@@ -5,25 +5,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadTree, responseErrors, sharedPresent } from './adcp-schemas.ts';
-import { openSession, probeArguments, type Mode, type SellerSession } from './client.ts';
+import { CALL_ORDER, openSession, probeArguments, type Mode, type SellerSession } from './client.ts';
 import { REFERENCE_SELLER_TASKS } from '../../sellers/launch.ts';
 
 const ADCP_TOOLS = [...REFERENCE_SELLER_TASKS];
-// Mutating calls first, so the read tools after them report non-empty libraries and buys.
-const CALL_ORDER = [
-  'get_adcp_capabilities',
-  'get_products',
-  'list_creative_formats',
-  'get_signals',
-  'create_media_buy',
-  'sync_creatives',
-  'update_media_buy',
-  'provide_performance_feedback',
-  'activate_signal',
-  'list_creatives',
-  'get_media_buys',
-  'get_media_buy_delivery',
-];
 const MIRROR_TOOLS = new Set([
   'get_adcp_capabilities',
   'get_products',
