@@ -33,7 +33,7 @@ import {
   type ListTask,
   variedArguments,
 } from './scenario-facts.ts';
-import { majorMismatchScenario, releaseNegotiationScenario } from './version-scenario.ts';
+import { majorMismatchScenario, PINNED_TASKS, releaseNegotiationScenario } from './version-scenario.ts';
 import { contextNotFabricatedScenario, protocolFieldsScenario } from './envelope-scenario.ts';
 import { CREDENTIAL_IN_ARGS, credentialInArgsScenario } from './credential-in-args.ts';
 
@@ -56,16 +56,6 @@ type Scenario = (host: ScenarioHost) => Promise<ScenarioRecord>;
 const ran = (name: string, extra: Partial<ScenarioRecord> = {}): ScenarioRecord => ({ name, status: 'ran', ...extra });
 const notApplicable = (name: string, reason: string): ScenarioRecord => ({ name, status: 'not-applicable', reason });
 const untested = (name: string, reason: string): ScenarioRecord => ({ name, status: 'untested', reason });
-
-/** Read-only tasks whose request schema carries `adcp_major_version`, in the order the version scenario prefers them. */
-const VERSION_TASKS = [
-  'get_products',
-  'list_creative_formats',
-  'get_signals',
-  'list_creatives',
-  'get_media_buys',
-  'get_media_buy_delivery',
-];
 
 interface Base {
   tool: string;
@@ -107,7 +97,7 @@ const indexOf = (host: ScenarioHost, x: Exchange): number => host.exchanges().in
 /** `adcp_major_version` 99 must be refused with VERSION_UNSUPPORTED; the seller's own major accepted as usual. */
 const versionNegotiation: Scenario = async (host) => {
   const name = SCENARIO.version;
-  const base = await baseCall(host, name, VERSION_TASKS, isSuccess, 'succeeded');
+  const base = await baseCall(host, name, PINNED_TASKS, isSuccess, 'succeeded');
   if (!('tool' in base)) return base;
   const { supportedMajor } = capabilityFacts(host.exchanges());
   await host.call(base.tool, { ...base.args, adcp_major_version: UNSUPPORTED_MAJOR }, { name, step: STEP.unsupportedVersion });

@@ -4,7 +4,7 @@
 import type { AgentCapture, Exchange, ScenarioRecord } from '../capture/exchange.ts';
 import { scenarioOf } from '../capture/scenario-facts.ts';
 import { effectiveRecovery, MAX_CODE_LENGTH } from '../extract/error.ts';
-import { notApplicable, untested, type AgentVerdict, type Verdict } from './check.ts';
+import { fail, notApplicable, pass, untested, type AgentVerdict, type Verdict } from './check.ts';
 import { locatedAdcpError } from './error/_adcp-error.ts';
 import { isObject, own, preview, type JsonObject } from './json.ts';
 import { NO_ANSWER, viewResult } from './views.ts';
@@ -83,6 +83,28 @@ export function answerOf(x: Exchange): Answer {
   }
   // isError without an adcp_error: error.adcp-error owns that.
   return { kind: 'none', verdict: located.verdict };
+}
+
+/**
+ * A step that must be served as the same call without what it varied: a success passes; a refusal (an AdCP
+ * error, a bare JSON-RPC error) fails against `want`; no answer is the verdict answerOf gives.
+ */
+export function servedLike(s: Step, want: string): Verdict {
+  const answer = answerOf(s.x);
+  switch (answer.kind) {
+    case 'none':
+      return answer.verdict;
+    case 'success':
+      return pass();
+    case 'bare-jsonrpc':
+      return fail(at(s, '/error'), want, answer.found);
+    case 'adcp-error':
+      return fail(
+        at(s, answer.pointer),
+        want,
+        `an AdCP error ${preview(own(answer.error, 'code'))}: ${preview(own(answer.error, 'message'))}`,
+      );
+  }
 }
 
 /** The error's code when error.code would accept it (a string of 1–64 characters), else the verdict deferring to error.code. */

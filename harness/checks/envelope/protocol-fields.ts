@@ -7,30 +7,13 @@
 // 3.1+" in the text of 3.0 and 3.1 alike, so a seller that declares no 3.1+ release is not concerned.
 import type { AgentCapture } from '../../capture/exchange.ts';
 import { ENVELOPE_SCENARIO, PROTOCOL_FIELDS } from '../../capture/envelope-scenario.ts';
-import { defineCheck, fail, pass, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
-import { about, answerOf, at, notRun, scenarioSteps, type Step } from '../scenario-view.ts';
+import { defineCheck, type AgentVerdict, type Verdict } from '../check.ts';
+import { about, notRun, scenarioSteps, servedLike, type Step } from '../scenario-view.ts';
 import { gate31 } from '../version/_negotiation.ts';
 
 const WANT = `served as the same call without ${PROTOCOL_FIELDS.join(', ')} (which succeeded): a tool that does not use an envelope field ignores it`;
 
-function judgeStep(s: Step): Verdict {
-  const answer = answerOf(s.x);
-  switch (answer.kind) {
-    case 'none':
-      return answer.verdict;
-    case 'success':
-      return pass();
-    case 'bare-jsonrpc':
-      return fail(at(s, '/error'), WANT, answer.found);
-    case 'adcp-error':
-      return fail(
-        at(s, answer.pointer),
-        WANT,
-        `refused with an AdCP error ${preview(own(answer.error, 'code'))}: ${preview(own(answer.error, 'message'))}`,
-      );
-  }
-}
+const judgeStep = (s: Step): Verdict => servedLike(s, WANT);
 
 export default defineCheck({
   id: 'envelope.protocol-fields',

@@ -6,7 +6,7 @@ import type { AgentCapture } from '../../capture/exchange.ts';
 import { SCENARIO, STEP } from '../../capture/scenario-facts.ts';
 import { defineCheck, fail, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
 import { own, preview } from '../json.ts';
-import { about, answerOf, at, codeOf, notRun, recoveryOf, scenarioSteps, type Step } from '../scenario-view.ts';
+import { about, answerOf, at, codeOf, notRun, recoveryOf, scenarioSteps, servedLike, type Step } from '../scenario-view.ts';
 
 const subject = (s: Step): string => `${s.x.tool} (adcp_major_version ${preview(own(s.x.request.arguments, 'adcp_major_version'))})`;
 const WANT = 'an AdCP error VERSION_UNSUPPORTED, recovery correctable';
@@ -36,23 +36,7 @@ function refused(s: Step): Verdict {
   return pass();
 }
 
-function accepted(s: Step): Verdict {
-  const answer = answerOf(s.x);
-  switch (answer.kind) {
-    case 'none':
-      return answer.verdict;
-    case 'success':
-      return pass();
-    case 'bare-jsonrpc':
-      return fail(at(s, '/error'), 'served like the same request without a version pin (the seller declares this major)', answer.found);
-    case 'adcp-error':
-      return fail(
-        at(s, answer.pointer),
-        'served like the same request without a version pin (the seller declares this major)',
-        `an AdCP error ${preview(own(answer.error, 'code'))}: ${preview(own(answer.error, 'message'))}`,
-      );
-  }
-}
+const accepted = (s: Step): Verdict => servedLike(s, 'served like the same request without a version pin (the seller declares this major)');
 
 export default defineCheck({
   id: 'error.version-unsupported',
