@@ -46,7 +46,8 @@ function sellerArgs(transport: 'stdio' | 'http', opts: SellerOptions): string[] 
   if (transport === 'http') args.push('--port', '0', '--response-mode', opts.responseMode ?? 'json', '--exit-on-stdin-end');
   if (opts.outputShape) args.push('--output-shape', opts.outputShape);
   if (opts.sandbox === false) args.push('--no-sandbox');
-  if (opts.token !== undefined) args.push('--token', opts.token);
+  // One argument: a base64url token may begin with '-', which parseArgs would read as an option.
+  if (opts.token !== undefined) args.push(`--token=${opts.token}`);
   for (const fault of opts.faults ?? []) args.push('--fault', fault);
   return args;
 }

@@ -544,10 +544,12 @@ class AgentRun {
       this.tracker.end(call);
       return { kind: 'transport-error', failure: failure('timeout', `agent timeout before ${method}`, []), call };
     }
-    const timer = setTimeout(
-      () => this.tracker.fail(failure('timeout', `${method}: no answer within ${Math.round(budgetMs)} ms`, []), call),
-      budgetMs,
-    );
+    // A wait the agent's own deadline cut short is the agent timeout (its watchdog fires a moment later).
+    const why =
+      budgetMs >= this.remaining() - 1
+        ? `agent timeout: the agent did not finish within ${this.agent.timeouts.agentMs} ms (${method} had no answer yet)`
+        : `${method}: no answer within ${Math.round(budgetMs)} ms`;
+    const timer = setTimeout(() => this.tracker.fail(failure('timeout', why, []), call), budgetMs);
     const stopWaiting = this.waiting(call.label, budgetMs);
     let value: unknown;
     let error: unknown;

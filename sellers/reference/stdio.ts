@@ -1,4 +1,5 @@
 // The seller over stdio: MCP on stdin/stdout, logs on stderr only (the `stdout-logs` fault aside).
+import { Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { faultNames, type SellerConfig } from './options.ts';
 import { writePieces } from './streamed-answer.ts';
@@ -10,6 +11,7 @@ export async function startStdio(config: SellerConfig): Promise<void> {
   const logToStdout = transportFault(config, 'stdio-stdout');
   const rootsRequest = transportFault(config, 'stdio-undeclared-request');
   let requests = 0;
+  const stdout = orderedStdout();
   const server = createSellerServer(config, new SellerState(), {
     // Written synchronously before the SDK writes the answer on the same stream: ordered.
     beforeAnswer: logToStdout
@@ -22,10 +24,10 @@ export async function startStdio(config: SellerConfig): Promise<void> {
               process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: `reference-roots-${++requests}`, method: 'roots/list' })}\n`)
             )
         : undefined,
-    // A streamed answer is one JSON line like any other (calls come one at a time from the harness).
-    stream: (pieces) => writePieces(process.stdout, withNewline(pieces)),
+    // A streamed answer is one JSON line like any other: queued with the SDK's own writes (see below).
+    stream: (pieces) => stdout.enqueue(() => writePieces(process.stdout, withNewline(pieces))),
   });
-  await server.connect(new StdioServerTransport());
+  await server.connect(new StdioServerTransport(process.stdin, stdout.writable));
   // The client closing our stdin ends the session (a hung call must not keep the process alive).
   process.stdin.on('end', () => {
     void server.close().finally(() => process.exit(0));
@@ -36,4 +38,20 @@ export async function startStdio(config: SellerConfig): Promise<void> {
 function* withNewline(pieces: Iterable<string>): Generator<string> {
   yield* pieces;
   yield '\n';
+}
+
+/**
+ * One queue for everything written to stdout. A streamed 50 MiB answer is written piece by piece; the
+ * harness cuts that call and sends the next one while the pieces still flow, and an answer written
+ * meanwhile would land inside the streamed line and break the framing of both.
+ */
+function orderedStdout(): { writable: Writable; enqueue(write: () => Promise<void>): Promise<void> } {
+  let tail: Promise<void> = Promise.resolve();
+  const enqueue = (write: () => Promise<void>): Promise<void> => (tail = tail.then(write, write));
+  const writable = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      void enqueue(() => writePieces(process.stdout, [chunk.toString('utf8')])).then(() => done(), done);
+    },
+  });
+  return { writable, enqueue };
 }

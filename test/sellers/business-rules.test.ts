@@ -148,4 +148,9 @@ describe('--token (HTTP)', () => {
     await expect(parseSellerArgs(['--transport', 'http', '--token', 'short'])).rejects.toThrow(/8–512/);
     await expect(parseSellerArgs(['--transport', 'http', '--token', token])).resolves.toMatchObject({ token });
   });
+
+  test('a token that begins with "-" (base64url tokens can) still starts the seller', async () => {
+    const dashed = await startHttpSeller({ token: '-dash-first-token' });
+    await dashed.close();
+  });
 });
