@@ -1,21 +1,25 @@
 // Which build an entry point runs: the compiled one in dist/ (made by `npm ci` → prepare →
-// scripts/build.mjs), so nothing is transpiled at run time — or, when there is no usable dist, the
-// TypeScript sources through tsx. dist is unusable when it is missing or half-built (no stamp: a
-// development checkout before its first build, an install without devDependencies), or stale: a source
-// file is newer than the build (someone is editing the sources; running yesterday's build would test
-// yesterday's code). Checking takes a few milliseconds of stat calls.
+// scripts/build.mjs, and shipped in the packed package), so nothing is transpiled at run time — or, in a
+// development checkout without a usable dist, the TypeScript sources through tsx. dist is unusable when it
+// is missing or half-built (no stamp: a checkout before its first build, an install without
+// devDependencies), or stale: a source file is newer than the build (someone is editing the sources;
+// running yesterday's build would test yesterday's code). An installed package carries no TypeScript
+// sources: its dist is all there is. Checking takes a few milliseconds of stat calls, once per process.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const STAMP = join(ROOT, 'dist', '.build-stamp');
 /** What the build compiles or copies: a change in any of them makes dist stale. */
 const SOURCES = ['harness', 'sellers', 'suites', 'config'];
+/** Whether the TypeScript sources are here (a checkout) or not (the packed package). */
+const HAS_SOURCES = existsSync(join(ROOT, 'harness', 'cli.ts'));
 
 /** Why dist cannot be used, or null when it is current. */
 export function distProblem() {
   if (!existsSync(STAMP)) return 'dist/ is not built (npm run build)';
+  if (!HAS_SOURCES) return null;
   const built = statSync(STAMP).mtimeMs;
   for (const tree of SOURCES) {
     const dir = join(ROOT, tree);
@@ -29,16 +33,31 @@ export function distProblem() {
   return null;
 }
 
+let decided;
+/** tsx's loader, registered once per process. */
+let tsx;
+/** distProblem(), asked once per process (an entry point may import several modules). */
+function problemOnce() {
+  decided ??= { problem: distProblem() };
+  return decided.problem;
+}
+
 /**
  * Import `relative` (a path from the project root without extension, e.g. `harness/cli`): dist/<it>.js
  * when dist is current, else <it>.ts through tsx. ADCP_CONFORMANCE_DEBUG_BUILD=1 says which on stderr.
  */
 export async function importEntry(relative) {
-  const problem = distProblem();
-  if (process.env.ADCP_CONFORMANCE_DEBUG_BUILD === '1')
+  const first = decided === undefined;
+  const problem = problemOnce();
+  if (first && process.env.ADCP_CONFORMANCE_DEBUG_BUILD === '1')
     process.stderr.write(`adcp-conformance: ${problem ? `running the TypeScript sources: ${problem}` : 'running dist/'}\n`);
   if (!problem) return import(pathToFileURL(join(ROOT, 'dist', `${relative}.js`)).href);
-  const { register } = await import('tsx/esm/api');
-  register();
+  if (!HAS_SOURCES) {
+    // An installed package whose dist/ is missing: nothing to fall back to.
+    process.stderr.write(`adcp-conformance: ${ROOT} has no compiled build (dist/) and no sources to run instead: reinstall the package\n`);
+    process.exit(3);
+  }
+  tsx ??= import('tsx/esm/api').then(({ register }) => register());
+  await tsx;
   return import(pathToFileURL(join(ROOT, `${relative}.ts`)).href);
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The install-time build (`prepare`, also `npm run build`): harness/, sellers/ and suites/ compiled by
+// The install-time build (`prepare`, also `npm run build`, and `prepack`, so a packed package carries it): harness/, sellers/ and suites/ compiled by
 // TypeScript 7 (@typescript/native, tsconfig.build.json) into dist/ with the same layout, plus what the
 // compiled modules read beside themselves at run time:
 //   - every data file of those trees (report.schema.json, known-defects.json, …), same relative path;
@@ -12,6 +12,8 @@
 //     build goes on without them: the validators are then compiled at run time, as from the sources.
 // It builds into a fresh directory and swaps it in, then writes dist/.build-stamp last: bin/entry.js runs
 // dist only when the stamp exists and no source file is newer (a half-built or stale dist is never run).
+// `npm pack` and `npm publish` run prepack and then prepare: as prepare there, a dist prepack has just
+// built is left as it is (the build takes seconds; twice buys nothing).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, relative } from 'node:path';
@@ -54,6 +56,14 @@ async function precompileSchemas(into) {
     process.stderr.write(
       `adcp-conformance: the AdCP validators were not precompiled (${e instanceof Error ? e.message : String(e)}); runs will compile them\n`,
     );
+  }
+}
+
+if (process.env.npm_lifecycle_event === 'prepare' && ['pack', 'publish'].includes(process.env.npm_command ?? '')) {
+  const { distProblem } = await import('../bin/entry.js');
+  if (distProblem() === null) {
+    process.stdout.write('adcp-conformance: dist/ is current (built by prepack)\n');
+    process.exit(0);
   }
 }
 

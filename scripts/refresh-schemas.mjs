@@ -11,13 +11,18 @@
 // `--latest` takes the newest stable patch of each supported minor (the repository's or the site's
 // dist/schemas/index.json `latest_by_minor`; else the directory listing). `bundled/` and `tmp/` are skipped.
 //
-// `--prepack` (npm's prepack step): with ADCP_SCHEMAS_FROM set, refresh from it (`--latest`); otherwise the
-// trees SOURCES.json lists must be present and match their fingerprints, or it fails loudly, so a packed
-// package never ships without them.
+// `--prepack` (npm's prepack step, run by `npm pack` and `npm publish`): with ADCP_SCHEMAS_FROM set, refresh
+// from it (`--latest`) first. When adcp-schemas/ holds no tree at all (a git clone: the trees are not
+// committed), it packs without them and says in one line that the package will judge with the schemas
+// bundled in @adcp/sdk only — packing a clone (and `npm install <git URL>`) must work. When trees are
+// there, every tree SOURCES.json lists must be present with its recorded fingerprint, or it refuses.
+// `--publish` (npm's prepublishOnly step) is as strict as that, and also refuses when no tree is there: a
+// published package always carries the official trees.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,13 +39,14 @@ function usage(message) {
     `refresh-schemas: ${message}\n` +
       'usage: node scripts/refresh-schemas.mjs --from <checkout|bare-git-dir|https://adcontextprotocol.org/schemas/> ' +
       '[--versions 3.1.19,3.0.26,2.5.3 | --latest] [--out DIR]\n' +
-      '       node scripts/refresh-schemas.mjs --prepack   (verify the shipped trees; ADCP_SCHEMAS_FROM=<source> refreshes first)\n',
+      '       node scripts/refresh-schemas.mjs --prepack   (verify the shipped trees, if any; ADCP_SCHEMAS_FROM=<source> refreshes first)\n' +
+      '       node scripts/refresh-schemas.mjs --publish   (the same, and refuse when there is none)\n',
   );
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const opts = { out: join(ROOT, 'adcp-schemas'), latest: false, prepack: false };
+  const opts = { out: join(ROOT, 'adcp-schemas'), latest: false, prepack: false, publish: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -57,6 +63,7 @@ function parseArgs(argv) {
     else if (a === '--latest') opts.latest = true;
     else if (a === '--out') opts.out = resolve(value());
     else if (a === '--prepack') opts.prepack = true;
+    else if (a === '--publish') opts.publish = true;
     else if (a === '--help' || a === '-h') usage('help');
     else usage(`unknown option ${a}`);
   }
@@ -332,6 +339,37 @@ export function verifyShipped(out) {
   return Object.keys(sources.trees);
 }
 
+/** `dir` relative to the working directory when it is below it, else whole. */
+function shownPath(dir) {
+  const rel = relative(process.cwd(), dir);
+  return rel && !rel.startsWith('..') ? rel : dir;
+}
+
+/** Whether `out` holds no schema tree and no SOURCES.json: nothing shipped (a git clone), not a broken set. */
+function nothingShipped(out) {
+  if (existsSync(join(out, 'SOURCES.json'))) return false;
+  const entries = existsSync(out) ? readdirSync(out, { withFileTypes: true }) : [];
+  return !entries.some((e) => e.isDirectory() && /^\d+\.\d+\.\d+/.test(e.name));
+}
+
+/** The AdCP versions of the trees bundled in the installed @adcp/sdk, with its version (best effort). */
+function sdkTrees() {
+  try {
+    const pkgJson = createRequire(import.meta.url).resolve('@adcp/sdk/package.json');
+    const sdk = JSON.parse(readFileSync(pkgJson, 'utf8')).version;
+    const data = join(dirname(pkgJson), 'dist', 'lib', 'schemas-data');
+    const versions = readdirSync(data, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && existsSync(join(data, e.name, 'index.json')))
+      .map((e) => JSON.parse(readFileSync(join(data, e.name, 'index.json'), 'utf8')).adcp_version)
+      .filter((v) => typeof v === 'string')
+      .sort(cmpVersion)
+      .reverse();
+    return `@adcp/sdk ${sdk}${versions.length ? ` (AdCP ${versions.join(', ')})` : ''}`;
+  } catch {
+    return '@adcp/sdk';
+  }
+}
+
 async function refresh(opts) {
   const source = openSource(opts.from);
   const versions = opts.latest || !opts.versions ? await source.latest() : opts.versions;
@@ -376,11 +414,19 @@ async function refresh(opts) {
 
 const opts = parseArgs(process.argv.slice(2));
 try {
-  if (opts.prepack) {
+  if (opts.prepack || opts.publish) {
     const from = process.env.ADCP_SCHEMAS_FROM;
-    if (from) await refresh({ ...opts, from, latest: true });
-    const shipped = verifyShipped(opts.out);
-    process.stdout.write(`refresh-schemas: the package carries AdCP ${shipped.join(', ')} (${opts.out})\n`);
+    // `npm publish` runs prepublishOnly (--publish) and then prepack: the trees are refreshed once.
+    const refreshed = opts.prepack && process.env.npm_command === 'publish';
+    if (from && !refreshed) await refresh({ ...opts, from, latest: true });
+    if (opts.prepack && !opts.publish && nothingShipped(opts.out)) {
+      process.stdout.write(
+        `refresh-schemas: packing without the official AdCP schema trees (${shownPath(opts.out)} holds none): the package will judge sellers with the schemas bundled in ${sdkTrees()} only\n`,
+      );
+    } else {
+      const shipped = verifyShipped(opts.out);
+      process.stdout.write(`refresh-schemas: the package carries AdCP ${shipped.join(', ')} (${opts.out})\n`);
+    }
   } else {
     if (!opts.from) usage('--from is required');
     await refresh(opts);
@@ -388,8 +434,8 @@ try {
 } catch (e) {
   process.stderr.write(
     `refresh-schemas: ${e instanceof Error ? e.message : String(e)}\n` +
-      (opts.prepack
-        ? 'refresh-schemas: refusing to pack without the official AdCP schemas: run `npm run schemas:refresh -- --from <source> --latest` or set ADCP_SCHEMAS_FROM\n'
+      (opts.prepack || opts.publish
+        ? `refresh-schemas: refusing to ${opts.publish ? 'publish' : 'pack'} without the official AdCP schemas: run \`npm run schemas:refresh -- --from <source> --latest\` or set ADCP_SCHEMAS_FROM\n`
         : ''),
   );
   process.exit(1);

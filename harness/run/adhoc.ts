@@ -1,10 +1,12 @@
 // An agent given on the command line instead of a config file, for the local dev loop:
 //   --url URL [--header 'Name: value']…     a streamable-HTTP agent
-//   --stdio 'COMMAND ARGS…'                 a stdio agent, spawned in the current directory
+//   --stdio 'COMMAND ARGS…'                 a stdio agent, spawned in the current directory (or --cwd DIR)
 // with `--sandbox` to allow the mutating probes, `--timeout` / `--connect-timeout` / `--agent-timeout` for its
-// limits and `--env KEY=VALUE` for a stdio agent's environment. Header values, URL credentials and every
+// limits and `--env KEY=VALUE` for a stdio agent's environment. The current directory is the user's
+// (invocation-dir.ts: bin/adcp-conformance.js has changed into it). Header values, URL credentials and every
 // `--env` value are secrets, as `${VAR}` and `env` values of a config are: redacted from every output. `run` and `probe` share these options
 // (parsed in dev-options.ts; turned into an agent here, once the command line is known to be usable).
+import { statSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUTS } from '../config/defaults.ts';
 import type { AgentConfig, Timeouts } from '../config/types.ts';
@@ -27,20 +29,23 @@ export function adhocAgent(values: AdhocValues, cwd: string = process.cwd(), env
     const words = splitCommandLine(values.stdio);
     const [command, ...args] = words;
     if (command === undefined) throw new UsageError('--stdio: expected a command line, got nothing');
+    const dir = values.cwd === undefined ? cwd : agentDirectory(values.cwd, cwd);
     return {
       ...base,
       name: stdioName(command, args),
       transport: 'stdio',
-      // "./seller" is relative to where the CLI runs; a bare name goes through PATH.
-      command: command.includes('/') && !isAbsolute(command) ? resolve(cwd, command) : command,
+      // "./seller" is relative to the agent's working directory, as `cd DIR && ./seller` would run it; a
+      // bare name goes through PATH.
+      command: command.includes('/') && !isAbsolute(command) ? resolve(dir, command) : command,
       args,
       env: childEnv,
-      cwd,
+      cwd: dir,
       // Every --env value is a secret, as a config's env values are (usableSecrets skips the very short).
       secrets: [...new Set(Object.values(childEnv))],
     };
   }
   if (values.env?.length) throw new UsageError('--env goes with --stdio: an HTTP agent runs in its own environment');
+  if (values.cwd !== undefined) throw new UsageError('--cwd goes with --stdio: an HTTP agent runs in its own directory');
   let url: URL;
   try {
     url = new URL(values.url!);
@@ -71,6 +76,19 @@ export function adhocAgent(values: AdhocValues, cwd: string = process.cwd(), env
     headers,
     secrets: [...new Set(secrets)],
   };
+}
+
+/** `--cwd DIR` against the user's directory; a UsageError unless it is a directory (told now, not at spawn). */
+function agentDirectory(given: string, base: string): string {
+  const dir = resolve(base, given);
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    // missing or unreadable: the same answer
+  }
+  if (!isDir) throw new UsageError(`--cwd ${given}: no such directory (${dir})`);
+  return dir;
 }
 
 /**

@@ -1,6 +1,6 @@
 // The dev-loop options `run` and `probe` share, parsed without loading anything heavy (a usage error
 // answers at once): an agent given on the command line (--url / --header / --stdio / --sandbox, turned
-// into an agent by adhoc.ts, with its --timeout / --connect-timeout / --agent-timeout and --env),
+// into an agent by adhoc.ts, with its --timeout / --connect-timeout / --agent-timeout, --env and --cwd),
 // --watch [PATH] and --verbose.
 import { existsSync } from 'node:fs';
 import { UsageError } from './usage-error.ts';
@@ -15,6 +15,7 @@ export const DEV_OPTIONS = {
   'connect-timeout': { type: 'string' },
   'agent-timeout': { type: 'string' },
   env: { type: 'string', multiple: true },
+  cwd: { type: 'string' },
   watch: { type: 'string' },
   verbose: { type: 'boolean' },
 } as const;
@@ -22,7 +23,9 @@ export const DEV_OPTIONS = {
 export const ADHOC_USAGE = `  --url URL              test this streamable-HTTP agent (no config file needed)
   --header 'Name: value' an HTTP header for --url (repeatable); its value is a secret, redacted everywhere
   --stdio 'COMMAND ARGS' test this stdio agent: the command line is split like a shell's (quotes,
-                         backslashes; no variables or globs) and run in the current directory
+                         backslashes; no variables or globs) and run in the current directory (or --cwd)
+  --cwd DIR              the --stdio agent's working directory, relative to the current one; a relative
+                         command (./bin/seller) and the agent's own relative paths mean DIR
   --sandbox              the --url / --stdio agent is a sandbox: the mutating probes run too
   --timeout SECONDS      how long one call of the --url / --stdio agent may take (default: 30)
   --connect-timeout SECONDS
@@ -49,6 +52,8 @@ export interface AdhocValues {
   timeouts?: { callMs?: number; connectMs?: number; agentMs?: number } | undefined;
   /** `--env` entries as given (`KEY=VALUE` or `KEY`; adhoc.ts checks and resolves them). */
   env?: string[] | undefined;
+  /** `--cwd`: the stdio agent's working directory, as given (relative to the user's directory). */
+  cwd?: string | undefined;
 }
 
 /** The longest timeout a flag takes, in seconds (a day): longer would overflow Node's timers (~24.8 days). */
@@ -117,6 +122,7 @@ export function devOptionsOf(
       sandbox: values.sandbox,
       ...(timed ? { timeouts } : {}),
       ...(values.env?.length ? { env: values.env } : {}),
+      ...(values.cwd !== undefined ? { cwd: values.cwd } : {}),
     };
   else if (values.header?.length) throw new UsageError('--header goes with --url');
   else if (values.sandbox) throw new UsageError('--sandbox goes with --url or --stdio');
@@ -125,6 +131,7 @@ export function devOptionsOf(
       '--timeout, --connect-timeout and --agent-timeout go with --url or --stdio (a config agent sets `timeouts` in the config)',
     );
   else if (values.env?.length) throw new UsageError('--env goes with --stdio (a config agent sets `env` in the config)');
+  else if (values.cwd !== undefined) throw new UsageError('--cwd goes with --stdio (a config agent sets `cwd` in the config)');
   if (values.url !== undefined && values.stdio !== undefined)
     throw new UsageError('--url and --stdio cannot be used together: one agent at a time');
   if (values.watch !== undefined) out.watch = values.watch;

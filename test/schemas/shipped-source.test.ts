@@ -81,14 +81,27 @@ describe('scripts/refresh-schemas.mjs', () => {
     expect(changed.stderr).toMatch(/3\.0\.26: fingerprint differs[\s\S]*refusing to pack/);
   });
 
-  test('--versions picks exact releases; --prepack with nothing present fails loudly', async () => {
+  test('--versions picks exact releases; with nothing present --prepack packs (one line says so) and --publish refuses', async () => {
     const out = path.join(work, 'exact');
     const r = await node(['scripts/refresh-schemas.mjs', '--from', path.join(work, 'checkout'), '--versions', '3.1.18', '--out', out]);
     expect(r.code).toBe(0);
     expect(existsSync(path.join(out, '3.1.18', 'index.json'))).toBe(true);
-    const empty = await node(['scripts/refresh-schemas.mjs', '--prepack', '--out', path.join(work, 'nothing')]);
-    expect(empty.code).toBe(1);
-    expect(empty.stderr).toMatch(/SOURCES\.json is missing[\s\S]*refusing to pack/);
+    // A partial set (no 3.0 or 2.5 tree) is refused, to pack and to publish: only "none at all" packs.
+    const partial = await node(['scripts/refresh-schemas.mjs', '--prepack', '--out', out]);
+    expect(partial.code).toBe(1);
+    expect(partial.stderr).toMatch(/no 3\.0\.x tree[\s\S]*refusing to pack/);
+    // A git clone holds no tree: packing it (and `npm install <git URL>`) must work.
+    const nothing = path.join(work, 'nothing');
+    const empty = await node(['scripts/refresh-schemas.mjs', '--prepack', '--out', nothing]);
+    expect(empty.code, empty.stderr).toBe(0);
+    expect(empty.stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /packing without the official AdCP schema trees .* bundled in @adcp\/sdk \d+\.\d+\.\d+ \(AdCP 3\.0\.\d+.*\) only$/,
+      ),
+    ]);
+    const publish = await node(['scripts/refresh-schemas.mjs', '--publish', '--out', nothing]);
+    expect(publish.code).toBe(1);
+    expect(publish.stderr).toMatch(/SOURCES\.json is missing[\s\S]*refusing to publish/);
     expect((await node(['scripts/refresh-schemas.mjs'])).code).toBe(2); // no --from: usage
   });
 });

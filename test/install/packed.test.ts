@@ -1,0 +1,201 @@
+// Installable where sellers work: the harness packed as `npm pack` packs it (from a copy of the project
+// laid out like a git clone: the official AdCP schema trees are not committed), installed with
+// `npm install --save-dev <tarball>` into a scratch seller project, and run from that project's folder
+// through its installed bin — `probe`, and `run --stdio 'node server.js' --watch` rerunning on a change.
+// One pack, one install. The install is offline: the scratch project's lockfile is seeded with this
+// project's own resolved dependencies (what `npm ci` put in the npm cache), as a seller's repository would
+// carry a lockfile; should the cache lack something, the install falls back to --prefer-offline and says so.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { appendFile, cp, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { delimiter, dirname, join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { ROOT, tempDirs } from '../run/cli.helpers.ts';
+
+const tmp = tempDirs();
+
+/** What a git clone holds that packing reads (the schema trees are git-ignored: only their README and notice). */
+const CLONE = [
+  'harness',
+  'sellers',
+  'suites',
+  'config',
+  'bin',
+  'scripts',
+  'vectors',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
+
+/**
+ * The environment for npm and the installed CLI: ours without npm's own variables (under `npm test` they
+ * name this project — npm_config_local_prefix would make the inner npm act on it) and with this node first
+ * on PATH (the bin's `#!/usr/bin/env node`).
+ */
+function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) && k !== 'INIT_CWD') env[k] = v;
+  return { ...env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`, CI: '1', NO_COLOR: '1', ...extra };
+}
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function exec(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = cleanEnv()): Promise<Result> {
+  return new Promise((done) =>
+    execFile(file, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
+      done({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),
+    ),
+  );
+}
+
+/** A lockfile for the scratch project: every package this project needs at run time, as `npm ci` installed it. */
+async function seededLockfile(): Promise<string> {
+  const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  const packages: Record<string, unknown> = { '': { name: 'my-seller', version: '1.0.0' } };
+  for (const [path, entry] of Object.entries(lock.packages)) if (path !== '' && entry.dev !== true) packages[path] = entry;
+  return JSON.stringify({ name: 'my-seller', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2);
+}
+
+let clone: string;
+let seller: string;
+let tarball: string;
+let packed: Result;
+let listing: string[];
+let bin: string;
+
+beforeAll(async () => {
+  clone = await tmp('install-clone');
+  for (const entry of CLONE) await cp(join(ROOT, entry), join(clone, entry), { recursive: true });
+  await mkdir(join(clone, 'adcp-schemas'));
+  for (const f of ['README.md', 'LICENSE-NOTICE.md']) await cp(join(ROOT, 'adcp-schemas', f), join(clone, 'adcp-schemas', f));
+  await symlink(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
+
+  const packDir = await tmp('install-pack');
+  packed = await exec('npm', ['pack', '--pack-destination', packDir], clone);
+  if (packed.code !== 0) throw new Error(`npm pack failed (${packed.code}):\n${packed.stdout}\n${packed.stderr}`);
+  const [name] = (await readdir(packDir)).filter((f) => f.endsWith('.tgz'));
+  if (!name) throw new Error(`npm pack wrote no tarball:\n${packed.stdout}`);
+  tarball = join(packDir, name);
+  listing = (await exec('tar', ['-tzf', tarball], packDir)).stdout.split('\n').filter(Boolean);
+
+  seller = await tmp('install-seller');
+  await writeFile(join(seller, 'package.json'), JSON.stringify({ name: 'my-seller', version: '1.0.0', private: true, type: 'module' }));
+  await writeFile(join(seller, 'package-lock.json'), await seededLockfile());
+  // The seller under development: here, the installed package's own reference seller, over stdio.
+  await writeFile(join(seller, 'server.js'), "await import('adcp-conformance/sellers/reference-seller.js');\n");
+  const flags = ['install', '--save-dev', '--no-audit', '--no-fund'];
+  let installed = await exec('npm', [...flags, '--offline', tarball], seller);
+  if (installed.code !== 0) {
+    console.warn(`packed.test: npm install --offline failed; retrying with --prefer-offline:\n${installed.stderr.slice(-2000)}`);
+    installed = await exec('npm', [...flags, '--prefer-offline', tarball], seller);
+  }
+  if (installed.code !== 0) throw new Error(`npm install failed (${installed.code}):\n${installed.stdout}\n${installed.stderr}`);
+  bin = join(seller, 'node_modules', '.bin', 'adcp-conformance');
+}, 600_000);
+
+describe('the packed harness', () => {
+  test('npm pack builds dist/ and packs without the schema trees a clone lacks, saying so in one line', () => {
+    const said = packed.stdout + packed.stderr;
+    expect(said).toMatch(/adcp-conformance: compiled to dist in \d+ ms/);
+    expect(said).toMatch(/packing without the official AdCP schema trees \(adcp-schemas holds none\): .* bundled in @adcp\/sdk .* only/);
+    // prepare (which npm pack runs after prepack) does not build it a second time.
+    expect(said).toContain('dist/ is current (built by prepack)');
+  });
+
+  test('the tarball holds the compiled build, the bin, the reference seller, config, vectors and schemas: no TypeScript, no tests', () => {
+    for (const f of [
+      'package/package.json',
+      'package/bin/adcp-conformance.js',
+      'package/bin/entry.js',
+      'package/dist/.build-stamp',
+      'package/dist/package.json',
+      'package/dist/harness/cli.js',
+      'package/dist/harness/run/invocation-dir.js',
+      'package/dist/suites/agent-suite.js',
+      'package/dist/sellers/reference/main.js',
+      'package/dist/schemas-compiled/manifest.json',
+      'package/dist/config/adcp-conformance.schema.json',
+      'package/sellers/reference-seller.js',
+      'package/config/example.yaml',
+      'package/vectors/envelope-checks.json',
+      'package/adcp-schemas/README.md',
+      'package/adcp-schemas/LICENSE-NOTICE.md',
+    ])
+      expect(listing, f).toContain(f);
+    expect(listing.filter((f) => /\.(ts|mts|cts)$/.test(f))).toEqual([]);
+    expect(listing.filter((f) => /^package\/(test|bench|scripts|harness|suites|reports|node_modules)\//.test(f))).toEqual([]);
+    expect(listing.filter((f) => /^package\/sellers\//.test(f))).toEqual(['package/sellers/reference-seller.js']);
+  });
+
+  test('probe get_products --stdio "node server.js", from the seller project with its installed bin: exit 0, from dist/', async () => {
+    expect(existsSync(join(seller, 'node_modules', 'adcp-conformance', 'dist', '.build-stamp'))).toBe(true);
+    const r = await exec(
+      bin,
+      ['probe', 'get_products', '--stdio', 'node server.js'],
+      seller,
+      cleanEnv({ ADCP_CONFORMANCE_DEBUG_BUILD: '1' }),
+    );
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    // Not through tsx: the entry point says which build it runs, and the package has no sources to transpile.
+    expect(r.stderr).toContain('adcp-conformance: running dist/');
+    expect(r.stderr).not.toContain('running the TypeScript sources');
+    expect(r.stdout).toMatch(/^probe get_products → node server\.js \(stdio/m);
+    expect(r.stdout).toMatch(/✓ conformant to AdCP /);
+  }, 120_000);
+
+  describe('run --stdio "node server.js" --watch, from the seller project', () => {
+    const children = new Set<ChildProcess>();
+    afterEach(() => {
+      for (const c of children) c.kill('SIGKILL');
+      children.clear();
+    });
+
+    test('runs, runs again when a file of the project changes, writes its reports in the project; SIGTERM ends it', async () => {
+      const child = spawn(bin, ['run', '--stdio', 'node server.js', '--watch', '--reporter', 'json'], {
+        cwd: seller,
+        env: cleanEnv({ ADCP_CONFORMANCE_DEBUG_BUILD: '1' }),
+      });
+      children.add(child);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      const line = async (pattern: RegExp): Promise<string> => {
+        const deadline = Date.now() + 120_000;
+        for (;;) {
+          const hit = stdout.split('\n').find((l) => pattern.test(l));
+          if (hit) return hit;
+          if (Date.now() > deadline || child.exitCode !== null)
+            throw new Error(`no line ${pattern}\nstdout:\n${stdout}\nstderr:\n${stderr.slice(-3000)}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      expect(await line(/^watching /)).toBe(`watching ${seller}; Ctrl-C to stop`);
+      expect(await line(/#1 \(start\): /)).toMatch(/#1 \(start\): conformant · /);
+      await appendFile(join(seller, 'server.js'), '// edited\n');
+      expect(await line(/#2 \(/)).toMatch(/#2 \(server\.js changed\): conformant · /);
+      expect(stderr).toContain('adcp-conformance: running dist/');
+      expect(existsSync(join(seller, 'reports', 'report.json'))).toBe(true);
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(stdout).not.toMatch(/#3 /); // its own report writes are not changes
+    }, 240_000);
+  });
+
+  test('`npm --prefix <clone> start -- --stdio "node server.js"` typed in the seller project runs it there (INIT_CWD)', async () => {
+    const r = await exec(
+      'npm',
+      ['--prefix', clone, 'start', '--', '--stdio', 'node server.js', '--reporter', 'json', '--out', 'by-npm-start'],
+      seller,
+    );
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const report = JSON.parse(await readFile(join(seller, 'by-npm-start', 'report.json'), 'utf8')) as { agents: Array<{ name: string }> };
+    expect(report.agents.map((a) => a.name)).toEqual(['node server.js']);
+  }, 120_000);
+});
