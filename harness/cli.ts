@@ -1,5 +1,6 @@
 // adcp-conformance: the command-line entry. Each sub-command lives in harness/commands/<name>.ts
 // and exports `main(argv): Promise<number>` returning the process exit code (DESIGN.md: 0/1/2/3).
+import { didYouMean, usageErrorText } from './run/usage-error.ts';
 import { stripUnsafeKeepingLines } from './sanitize.ts';
 
 const commands: Record<string, { summary: string; load: () => Promise<{ main(argv: string[]): Promise<number> }> }> = {
@@ -8,7 +9,7 @@ const commands: Record<string, { summary: string; load: () => Promise<{ main(arg
     summary: 'call one tool of one agent and show the answer and every check on it (dev loop)',
     load: () => import('./commands/probe.ts'),
   },
-  checks: { summary: 'list the check catalog (id, severity, title, proving fault)', load: () => import('./commands/checks.ts') },
+  checks: { summary: 'list the check catalog, or explain one check: checks ID', load: () => import('./commands/checks.ts') },
   vectors: { summary: 'run vector files (ours or the official AdCP format)', load: () => import('./commands/vectors.ts') },
 };
 
@@ -21,7 +22,7 @@ function usage(): string {
     'commands:',
     ...rows,
     '',
-    "'adcp-conformance <command> --help' for its options",
+    "'adcp-conformance help <command>' (or '<command> --help') for its options",
   ].join('\n');
 }
 
@@ -35,16 +36,33 @@ async function cli(argv: string[]): Promise<number> {
     );
     return 0;
   }
+  if (name === 'help' && rest.length > 0 && rest[0] !== '--help' && rest[0] !== '-h') return help(rest);
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage() + '\n');
     return name ? 0 : 2;
   }
   const command = commands[name];
-  if (!command) {
-    process.stderr.write(`adcp-conformance: unknown command '${name}'\n\n${usage()}\n`);
+  if (!command) return unknownCommand(name);
+  return (await command.load()).main(rest);
+}
+
+/** `help COMMAND` is `COMMAND --help`. */
+async function help([name, ...extra]: string[]): Promise<number> {
+  const command = commands[name!];
+  if (!command) return unknownCommand(name!);
+  if (extra.length > 0) {
+    process.stderr.write(usageErrorText('', `help takes one command (got ${[name, ...extra].join(' ')})`));
     return 2;
   }
-  return (await command.load()).main(rest);
+  return (await command.load()).main(['--help']);
+}
+
+function unknownCommand(name: string): number {
+  const known = [...Object.keys(commands), 'help', 'version'];
+  // A flag before the command (`adcp-conformance --strict run`) is not a command either.
+  const what = name.startsWith('-') ? `unknown option ${name} (options follow the command)` : `unknown command '${name}'`;
+  process.stderr.write(usageErrorText('', `${what}${didYouMean(name.replace(/^-+/, ''), known)}`));
+  return 2;
 }
 
 /** An internal error is exit 3 (DESIGN.md), never Node's default 1, which would read as a conformance failure. */

@@ -1,8 +1,11 @@
-// `adcp-conformance checks`: the catalog as a table (or JSON) — id, severity, live marker, title, and
-// the reference-seller fault(s) that prove each check.
+// `adcp-conformance checks [ID | AREA]…`: the catalog as a table (or JSON, or Markdown) — id, severity,
+// live marker, title, and the reference-seller fault(s) that prove each check; with ids, each explained.
 import type { Check } from '../checks/check.ts';
-import { catalog, checkSeverityText, severityLabel } from '../checks/catalog.ts';
+import { catalog, checkById, checkSeverityText, severityLabel } from '../checks/catalog.ts';
+import { areasOf } from '../run/options.ts';
+import { didYouMean, parseCommandArgs, UsageError, usageErrorText } from '../run/usage-error.ts';
 import { faults, trippedIds } from '../../sellers/faults.ts';
+import { explainCheck, WIDTH, wrap } from './checks-explain.ts';
 
 export interface CatalogRow {
   id: string;
@@ -39,19 +42,25 @@ export function catalogRows(): CatalogRow[] {
   }));
 }
 
+/**
+ * The catalog as a table of at most WIDTH columns: id, severity, live marker and the title wrapped in its
+ * column, then a `proven by` line (wrapped too) naming the faults or the test that prove the check.
+ */
 export function renderTable(rows: CatalogRow[]): string {
-  const cells = rows.map((r) => [
-    r.id,
-    r.severity,
-    r.live ? 'live' : '',
-    r.title,
-    r.faults.length > 0 ? r.faults.join(', ') : r.provenBy !== undefined ? `test: ${r.provenBy}` : '—',
-  ]);
-  const header = ['ID', 'SEVERITY', 'SCOPE', 'TITLE', 'PROVEN BY FAULT'];
-  const all = [header, ...cells];
-  const widths = header.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));
-  const line = (row: string[]): string => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
-  return [line(header), ...cells.map(line)].join('\n');
+  const header = ['ID', 'SEVERITY', 'SCOPE', 'TITLE'];
+  const fixed = [header[0]!, ...rows.map((r) => r.id)].map((s) => s.length);
+  const widths = [Math.max(...fixed), header[1]!.length, header[2]!.length];
+  const indent = widths.reduce((sum, w) => sum + w + 2, 0);
+  const titleWidth = WIDTH - indent;
+  const lead = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ') + '  ';
+  const lines = [lead(header.slice(0, 3)) + header[3]];
+  for (const r of rows) {
+    const title = wrap(r.title, titleWidth);
+    lines.push(lead([r.id, r.severity, r.live ? 'live' : '']) + title[0]);
+    const proof = r.faults.length > 0 ? r.faults.join(', ') : r.provenBy !== undefined ? `test ${r.provenBy}` : '—';
+    for (const line of [...title.slice(1), ...wrap(`proven by ${proof}`, titleWidth)]) lines.push(' '.repeat(indent) + line);
+  }
+  return lines.join('\n');
 }
 
 /** The README's catalog table (between its `<!-- catalog:start -->` / `<!-- catalog:end -->` markers). */
@@ -66,36 +75,52 @@ export function renderMarkdown(rows: CatalogRow[]): string {
   return lines.join('\n');
 }
 
-const USAGE = `usage: adcp-conformance checks [--json | --markdown]
+const USAGE = `usage: adcp-conformance checks [ID | AREA]… [--json | --markdown]
 
 Lists every check: id, severity (MUST, SHOULD, or MUST* when the level depends on the MCP revision or
 AdCP version), 'live' for checks that need a live session, title, and the reference-seller fault(s)
-that prove it ('—' when none).
+that prove it. With check ids, explains each: its rule, severity, spec, fix, the faults that prove it
+fails and a command that shows one failing. With an area (e.g. 'envelope'), lists only its checks.
 
-  --json       print the catalog as JSON
-  --markdown   print the catalog as the README's Markdown table
-  --help       this text`;
+  --json       print the catalog (or the checks named) as JSON
+  --markdown   print the catalog (or the checks named) as the README's Markdown table
+  -h, --help   this text`;
 
 export async function main(argv: string[]): Promise<number> {
-  let format: 'table' | 'json' | 'markdown' = 'table';
-  for (const arg of argv) {
-    if (arg === '--json') format = 'json';
-    else if (arg === '--markdown') format = 'markdown';
-    else if (arg === '--help' || arg === '-h') {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    } else {
-      process.stderr.write(`adcp-conformance checks: unknown option '${arg}'\n\n${USAGE}\n`);
-      return 2;
-    }
+  let values, positionals;
+  try {
+    ({ values, positionals } = parseCommandArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: { json: { type: 'boolean' }, markdown: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    }));
+    if (values.json && values.markdown) throw new UsageError('--json or --markdown: one format at a time');
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(usageErrorText('checks', err.message));
+    return 2;
   }
-  const rows = catalogRows();
-  const text =
-    format === 'json'
-      ? JSON.stringify(rows, null, 2)
-      : format === 'markdown'
-        ? renderMarkdown(rows)
-        : `${renderTable(rows)}\n\n${rows.length} checks`;
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const ids = catalog.map((c) => c.id);
+  const areas = areasOf(ids);
+  const unknown = positionals.find((p) => !ids.includes(p) && !areas.includes(p));
+  if (unknown !== undefined) {
+    process.stderr.write(usageErrorText('checks', `no check '${unknown}'${didYouMean(unknown, [...ids, ...areas])}`));
+    return 2;
+  }
+  const wanted = (id: string) =>
+    positionals.length === 0 || positionals.some((p) => p === id || id.startsWith(p.endsWith('.') ? p : `${p}.`));
+  const rows = catalogRows().filter((r) => wanted(r.id));
+  let text: string;
+  if (values.json) text = JSON.stringify(rows, null, 2);
+  else if (values.markdown) text = renderMarkdown(rows);
+  else if (positionals.length > 0 && positionals.every((p) => ids.includes(p)))
+    text = positionals.map((id) => explainCheck(checkById(id)!, faults)).join('\n\n');
+  else text = `${renderTable(rows)}\n\n${rows.length} checks; 'adcp-conformance checks ID' explains one (rule, spec, fix, proving faults)`;
   process.stdout.write(`${text}\n`);
   return 0;
 }

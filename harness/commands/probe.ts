@@ -6,12 +6,10 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { AgentConfig, Probe } from '../config/types.ts';
 import { ConfigError } from '../config/errors.ts';
 import { ADHOC_USAGE, DEV_OPTIONS, devOptionsOf, normalizeWatchArg, WATCH_USAGE } from '../run/dev-options.ts';
-import { UsageError } from '../run/usage-error.ts';
-import { stripUnsafe } from '../sanitize.ts';
+import { parseCommandArgs, UsageError, usageErrorText } from '../run/usage-error.ts';
 
 export const PROBE_USAGE = `usage: adcp-conformance probe TOOL [--args JSON|@FILE] [agent] [options]
 
@@ -82,14 +80,14 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 function usageError(message: string): number {
-  process.stderr.write(`adcp-conformance probe: ${stripUnsafe(message)}\n\n${PROBE_USAGE}\n`);
+  process.stderr.write(usageErrorText('probe', message));
   return 2;
 }
 
 async function parseProbeArgs(argv: string[]): Promise<ProbeOptions | 'help'> {
   let parsed;
   try {
-    parsed = parseArgs({
+    parsed = parseCommandArgs({
       args: normalizeWatchArg(argv),
       strict: true,
       allowPositionals: true,
@@ -105,7 +103,8 @@ async function parseProbeArgs(argv: string[]): Promise<ProbeOptions | 'help'> {
       },
     });
   } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
+    // parseCommandArgs words its own errors (one line, with a did-you-mean).
+    throw err instanceof UsageError ? err : new UsageError(err instanceof Error ? err.message : String(err));
   }
   const { values, positionals } = parsed;
   if (values.help) return 'help';

@@ -3,6 +3,7 @@
 // Exit: 0 conformant · 1 conformance failure · 2 usage or config error · 3 incomplete.
 import { ConfigError } from '../config/index.ts';
 import { parseRunArgs, RUN_USAGE, UsageError, type RunOptions } from '../run/options.ts';
+import { usageErrorText } from '../run/usage-error.ts';
 
 export async function main(argv: string[]): Promise<number> {
   let opts: RunOptions;
@@ -38,6 +39,6 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 function usageError(message: string): number {
-  process.stderr.write(`adcp-conformance run: ${message}\n\n${RUN_USAGE}\n`);
+  process.stderr.write(usageErrorText('run', message));
   return 2;
 }

@@ -1,5 +1,6 @@
 // `adcp-conformance vectors FILE…` — run vector files (ours or the official AdCP format).
 // Exit 0 all pass · 1 any failure · 2 usage error or an unreadable / unparsable file.
+import { parseCommandArgs, UsageError, usageErrorText } from '../run/usage-error.ts';
 import { formatSummary, runVectorFiles } from '../vectors/run.ts';
 
 const USAGE = `usage: adcp-conformance vectors FILE…
@@ -10,20 +11,26 @@ expected_action), structured-content layer (expected_target) and envelope-check 
 "N passed, N failed[, N skipped]".`;
 
 export async function main(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  const unknown = argv.filter((a) => a.startsWith('-') && a !== '-');
-  if (unknown.length) {
-    process.stderr.write(`adcp-conformance vectors: unknown option ${unknown[0]}\n\n${USAGE}\n`);
+  let files: string[];
+  try {
+    const { values, positionals } = parseCommandArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: { help: { type: 'boolean', short: 'h' } },
+    });
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    if (positionals.length === 0) throw new UsageError('no vector file given');
+    files = positionals;
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(usageErrorText('vectors', err.message));
     return 2;
   }
-  if (argv.length === 0) {
-    process.stderr.write(`adcp-conformance vectors: no vector file given\n\n${USAGE}\n`);
-    return 2;
-  }
-  const summary = await runVectorFiles(argv);
+  const summary = await runVectorFiles(files);
   if (!summary.ok) {
     process.stderr.write(`adcp-conformance vectors: ${summary.message}\n`);
     return 2;

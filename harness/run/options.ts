@@ -1,8 +1,7 @@
 // `adcp-conformance run` options: parsed with node:util parseArgs; anything wrong is a UsageError (exit 2).
-import { parseArgs } from 'node:util';
 import type { FailOn } from '../report/model.ts';
 import { ADHOC_USAGE, DEV_OPTIONS, devOptionsOf, normalizeWatchArg, WATCH_USAGE, type DevOptions } from './dev-options.ts';
-import { UsageError } from './usage-error.ts';
+import { didYouMean, parseCommandArgs, UsageError } from './usage-error.ts';
 
 export const REPORTERS = ['junit', 'json', 'summary', 'markdown', 'html', 'badge', 'blob'] as const;
 export type ReporterName = (typeof REPORTERS)[number];
@@ -42,6 +41,8 @@ export interface RunOptions {
   noBaseline?: boolean;
   /** `--write-baseline FILE`: write the run's failures as `expect` blocks (YAML). */
   writeBaseline?: string;
+  /** `--quiet`: the printed summary is the verdict table, one line per failing check, the headline and the gate. */
+  quiet?: boolean;
   /** The dev loop: an agent given on the command line (--url / --stdio), --watch [PATH], --verbose. */
   adhoc?: DevOptions['adhoc'];
   watch?: string;
@@ -85,6 +86,7 @@ options:
   --no-reverify          do not ask a failing read-only call again in a fresh session (flaky detection)
   --no-baseline          ignore the config's expect entries: baselined failures count again
   --write-baseline FILE  write this run's failures as an expect block per agent (YAML), reasons to fill in
+  -q, --quiet            print only the verdict table, one line per failing check and the gate line
 ${ADHOC_USAGE}
 ${WATCH_USAGE}
   -h, --help             this text
@@ -94,7 +96,7 @@ exit codes: 0 conformant · 1 a conformance failure · 2 usage or config error �
 export function parseRunArgs(argv: string[]): RunOptions {
   let values;
   try {
-    ({ values } = parseArgs({
+    ({ values } = parseCommandArgs({
       args: normalizeWatchArg(argv),
       strict: true,
       allowPositionals: false,
@@ -116,6 +118,7 @@ export function parseRunArgs(argv: string[]): RunOptions {
         shard: { type: 'string' },
         schemas: { type: 'string' },
         'keep-work': { type: 'boolean' },
+        quiet: { type: 'boolean', short: 'q' },
         compare: { type: 'string' },
         'fail-on': { type: 'string' },
         'no-reverify': { type: 'boolean' },
@@ -126,7 +129,8 @@ export function parseRunArgs(argv: string[]): RunOptions {
       },
     }));
   } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
+    // parseCommandArgs words its own errors (one line, with a did-you-mean).
+    throw err instanceof UsageError ? err : new UsageError(err instanceof Error ? err.message : String(err));
   }
   const list = (v: string[] | undefined) =>
     (v ?? [])
@@ -186,6 +190,7 @@ export function parseRunArgs(argv: string[]): RunOptions {
     help: values.help ?? false,
   };
   if (values.config !== undefined) opts.config = values.config;
+  if (values.quiet === true) opts.quiet = true;
   if (values.record !== undefined) opts.record = values.record;
   if (values.replay !== undefined) opts.replay = values.replay;
   if (mergeReports !== undefined) opts.mergeReports = mergeReports;
@@ -239,8 +244,16 @@ export function checkSelector(patterns: readonly string[], knownIds: readonly st
   const matchers = patterns.map((p) => {
     const prefix = p.endsWith('.') ? p : knownIds.includes(p) ? undefined : `${p}.`;
     const match = prefix === undefined ? (id: string) => id === p : (id: string) => id.startsWith(prefix);
-    if (!knownIds.some(match)) throw new UsageError(`--check: '${p}' matches no check id (see 'adcp-conformance checks')`);
+    if (!knownIds.some(match))
+      throw new UsageError(
+        `--check: '${p}' matches no check id${didYouMean(p, [...knownIds, ...areasOf(knownIds)])}; 'adcp-conformance checks' lists them`,
+      );
     return match;
   });
   return (id) => matchers.some((m) => m(id));
+}
+
+/** The areas of check ids, bare and as prefixes (`envelope`, `envelope.`): what `--check` also accepts. */
+export function areasOf(ids: readonly string[]): string[] {
+  return [...new Set(ids.map((id) => id.slice(0, id.indexOf('.'))))].flatMap((area) => [area, `${area}.`]);
 }

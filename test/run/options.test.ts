@@ -60,7 +60,7 @@ describe('parseRunArgs', () => {
     expect(o.strict).toBe(true);
   });
   test.for([
-    [['--bogus'], /Unknown option/],
+    [['--bogus'], /^unknown option --bogus$/],
     [['positional'], /positional/],
     [['--reporter', 'pdf'], /unknown reporter 'pdf'/],
     [['--fail-on', 'regressions'], /--fail-on regressions needs --compare PREVIOUS_REPORT_JSON/],

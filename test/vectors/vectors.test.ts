@@ -172,6 +172,6 @@ describe('the vectors command (child process)', () => {
     expect(m.code).toBe(2);
     expect(m.stderr).toContain(missing);
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('usage');
+    expect(none.stderr).toBe("adcp-conformance vectors: no vector file given\nsee 'adcp-conformance vectors --help'\n");
   });
 });
