@@ -95,13 +95,18 @@ export function escapeXml(text: string): string {
     .replace(/'/g, '&apos;');
 }
 
-/** Text for a Markdown table cell or list item: no formatting, links, HTML or cell breaks survive. */
+/**
+ * Text inside a Markdown table cell or list item (never at a line start): no formatting, link, HTML, math
+ * or cell break survives, and nothing else is escaped (`get_products`, `0.1.0` and `(x)` stay as they are):
+ * `<` and entity-like `&` become entities; `\ ` * [ ] | ~ $` a backslash escape; `_` only where it could
+ * open emphasis (not after a letter or digit: GFM never opens intraword `_`).
+ */
 export function escapeMarkdown(text: string): string {
   return text
-    .replace(/&/g, '&amp;')
+    .replace(/&(?=#?[A-Za-z0-9]+;)/g, '&amp;')
     .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[\\`*_{}[\]()#+.!|~]/g, (c) => `\\${c}`);
+    .replace(/[\\`*[\]|~$]/g, (c) => `\\${c}`)
+    .replace(/(?<![\p{L}\p{N}])_/gu, '\\_');
 }
 
 /** Seller text as one visible line: unsafe characters shown as escapes (`\\n`, `\\u202e`), length bounded. */

@@ -13,6 +13,7 @@ import { runScenarios } from './scenarios.ts';
 import { AUTH_SCENARIOS, unauthenticatedScenario } from './unauthenticated.ts';
 import { redactDeep, usableSecrets } from '../config/redact.ts';
 import { agentFacts } from './agent-facts.ts';
+import { stderrGist } from './down-reason.ts';
 import { extractSuccess } from '../extract/success.ts';
 import { chooseAdcpPin, type AdcpPin } from '../schemas/version.ts';
 
@@ -72,7 +73,7 @@ export const STDERR_SETTLE_MS = 20;
  * longer than half a second to reach us (a hostile-battery run saw EPIPE reported without the exit).
  */
 const START_EXIT_WAIT_MS = 2_000;
-/** Lines of a start-up failure's stderr quoted in the initialize failure message. */
+/** Lines of a start-up failure's stderr quoted in the initialize failure message when none names an error. */
 const STDERR_QUOTE_LINES = 3;
 
 /** The discovery task: always sent unpinned (its answer tells which releases the seller serves). */
@@ -83,14 +84,6 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 const own = (v: unknown, key: string): unknown => (isObject(v) && Object.hasOwn(v, key) ? v[key] : undefined);
 const exitWords = (exit: { code: number | null; signal: string | null }): string =>
   exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
-/** The first non-blank lines of a text, joined on one line. */
-const firstLines = (text: string, n: number): string =>
-  text
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter(Boolean)
-    .slice(0, n)
-    .join(' | ');
 const shortName = (v: unknown): string => {
   const text = typeof v === 'string' ? v : String(v);
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
@@ -389,7 +382,8 @@ class AgentRun {
     if (!stdio.exit && why.kind !== 'timeout') await stdio.waitExit(Math.min(START_EXIT_WAIT_MS, Math.max(0, this.remaining())));
     // The exit and the closing of the stderr pipe are separate events: let the last bytes land.
     if (stdio.exit) await sleep(STDERR_SETTLE_MS);
-    const said = firstLines(stdio.stderr, STDERR_QUOTE_LINES);
+    // A crash's own `Error: …` line, not the head of its stack (only the source line that threw).
+    const said = stderrGist(stdio.stderr, STDERR_QUOTE_LINES);
     // An I/O failure (EPIPE, closed …) was the exit seen from our side: say it as the exit. A protocol or
     // timeout failure says more than the exit that may have followed it, and is kept.
     const exit = stdio.exit;

@@ -44,8 +44,11 @@ export type Verdict =
   | { status: 'pass' }
   /** The check does not concern this seller or call (a success rule on an error, a tool that is not AdCP). */
   | { status: 'not-applicable'; reason: string }
-  /** The check applies but could not be verified (no answer, schemas missing, a precondition failed elsewhere). */
-  | { status: 'untested'; reason: string }
+  /**
+   * The check applies but could not be verified (no answer, schemas missing, a precondition failed elsewhere).
+   * `blockedBy`: the check whose failure is that precondition, when the reason names one (`… see <id>`).
+   */
+  | { status: 'untested'; reason: string; blockedBy?: Blocker }
   | {
       status: 'fail';
       /** JSON pointer into the exchange (`/result/structuredContent/status`) or a session fact (`/tools/3/name`). */
@@ -191,8 +194,48 @@ export const MUST_FROM_ADCP_3_1: SeverityRule = {
 
 export const pass = (): Verdict => ({ status: 'pass' });
 export const notApplicable = (reason: string): Verdict => ({ status: 'not-applicable', reason });
-export const untested = (reason: string): Verdict => ({ status: 'untested', reason });
+/**
+ * Untested. `blockedBy` names the check whose failure left this unverified (the one the reason says to
+ * see), `call` the call it judges when that is not the call being judged (exchange checks default to it).
+ */
+/** `see <check id>` in an untested reason: the check whose failure left it untested. */
+const SEE_CHECK = /\bsee ([a-z][a-z0-9]*\.[a-z0-9]+(?:-[a-z0-9]+)*)\b/;
+
+/**
+ * An untested verdict. Its precondition (blockedBy) is the check its reason sends the reader to
+ * (`… see transport.call`), unless given: one source for the words and the data, and no check id
+ * quoted outside its own module.
+ */
+export const untested = (reason: string, blockedBy: string | undefined = SEE_CHECK.exec(reason)?.[1], call?: number): Verdict =>
+  blockedBy === undefined
+    ? { status: 'untested', reason }
+    : { status: 'untested', reason, blockedBy: call === undefined ? { check: blockedBy } : { check: blockedBy, call } };
 export const fail = (pointer: string, expected: string, found: string): Verdict => ({ status: 'fail', pointer, expected, found });
+
+/** The check an untested verdict names as its failed precondition, if any. */
+export function blockerOf(verdict: Verdict): string | undefined {
+  return verdict.status === 'untested' ? verdict.blockedBy?.check : undefined;
+}
+
+/**
+ * The verdict, with an untested verdict's blocker placed on call `call` (unless it names its own): for agent
+ * checks that judge one call of the session (a scenario step, the capabilities call).
+ */
+export function onCall(verdict: Verdict, call: number | undefined): Verdict {
+  if (verdict.status !== 'untested' || verdict.blockedBy === undefined || verdict.blockedBy.call !== undefined || call === undefined)
+    return verdict;
+  return { ...verdict, blockedBy: { check: verdict.blockedBy.check, call } };
+}
+
+/**
+ * The precondition an untested outcome names: the check whose failure left it unverified, and the call that
+ * check judged (absent for a session-level check such as transport.initialize or transport.tools-list).
+ * A baselined failure of that check there covers the untested outcome (harness/report/model.ts).
+ */
+export interface Blocker {
+  check: string;
+  call?: number;
+}
 
 /** A check outcome as reports see it: the check id, the subject (tool) and the final status. */
 export interface Outcome {
@@ -219,4 +262,6 @@ export interface Outcome {
   call?: number;
   /** Advisory (the official storyboards, unless --strict-storyboards): reported, never counted in the verdict. */
   advisory?: boolean;
+  /** On an untested outcome: the failed precondition that left it unverified, when its reason names one. */
+  blockedBy?: Blocker;
 }

@@ -8,8 +8,9 @@ import type { AgentCheck, Check, CheckContext, ExchangeCheck, Level, Outcome, Se
 import { untested } from './check.ts';
 import { catalog } from './catalog.ts';
 import { structuredContentTarget, LAYER_TARGETS, type LayerTarget } from '../extract/layer.ts';
-import { NO_ANSWER, adcpPayload, adcpVersionOf, auditRecord, parseVersion, viewResult } from './views.ts';
+import { noAnswer, adcpPayload, adcpVersionOf, auditRecord, parseVersion, viewResult } from './views.ts';
 import { escapeVisible } from '../sanitize.ts';
+import { placeOf, placeText } from './place.ts';
 import { scenarioOf } from '../capture/scenario-facts.ts';
 import { preview } from './json.ts';
 
@@ -95,7 +96,9 @@ function toOutcome(check: Check, tool: string, verdict: Verdict, resolved: Resol
       message: escapeVisible(String(verdict.reason), 400),
     };
   } else {
-    const pointer = escapeVisible(String(verdict.pointer), 300);
+    // A pointer into the harness's own capture record is said in words (place.ts); one into the seller's answer stays.
+    const place = placeOf(String(verdict.pointer));
+    const pointer = place.pointer === undefined ? undefined : escapeVisible(place.pointer, 300);
     const expected = escapeVisible(String(verdict.expected), 300);
     const found = escapeVisible(String(verdict.found));
     out = {
@@ -105,8 +108,8 @@ function toOutcome(check: Check, tool: string, verdict: Verdict, resolved: Resol
       specUrl,
       status: topLevel === 'MUST' ? 'fail' : 'warn',
       severity: topLevel,
-      message: `at ${pointer || '/'}: expected ${expected}; found ${found}`,
-      pointer,
+      message: `${placeText({ ...place, ...(pointer !== undefined ? { pointer } : {}) })}: expected ${expected}; found ${found}`,
+      ...(pointer !== undefined ? { pointer } : {}),
       expected,
       found,
       fix: check.fix,
@@ -123,6 +126,11 @@ function toOutcome(check: Check, tool: string, verdict: Verdict, resolved: Resol
     if (verdict.schemaErrorsOmitted) out.schemaErrorsOmitted = verdict.schemaErrorsOmitted;
   }
   if (call !== undefined) out.call = call;
+  // The failed precondition, on the judged call unless the judge named another (scenario steps, replays).
+  if (out.status === 'untested' && verdict.status === 'untested' && verdict.blockedBy !== undefined) {
+    const at = verdict.blockedBy.call ?? call;
+    out.blockedBy = at === undefined ? { check: String(verdict.blockedBy.check) } : { check: String(verdict.blockedBy.check), call: at };
+  }
   return out;
 }
 
@@ -157,7 +165,7 @@ function levelForSession(check: Check, capture: AgentCapture, ctx: CheckContext)
 
 function runExchangeCheck(check: ExchangeCheck, x: Exchange, ctx: CheckContext): Verdict {
   try {
-    if (x.outcome?.kind === 'transport-error' && !check.judgesUnanswered) return untested(NO_ANSWER);
+    if (x.outcome?.kind === 'transport-error' && !check.judgesUnanswered) return noAnswer();
     return check.judge(x, ctx);
   } catch (err) {
     return crashed(err);
@@ -227,8 +235,9 @@ export function judgeAgent(
       outcomes.push(toOutcome(check, labels[call]!, verdict, fixed ?? levelForExchange(check, x, context), call));
     }
     if (exchanges.length === 0) {
-      const why = capture.initialize?.ok === false ? 'initialize failed: see transport.initialize' : 'no tools/call was made';
-      outcomes.push(toOutcome(check, '(no calls)', untested(why), { level: typeof check.severity === 'string' ? check.severity : 'MUST' }));
+      const verdict =
+        capture.initialize?.ok === false ? untested('initialize failed: see transport.initialize') : untested('no tools/call was made');
+      outcomes.push(toOutcome(check, '(no calls)', verdict, { level: typeof check.severity === 'string' ? check.severity : 'MUST' }));
     }
     const level = levelForSession(check, capture, context);
     for (const { subject, verdict } of runSessionVerdicts(check, capture, context))

@@ -4,10 +4,10 @@
 import type { AgentCapture, Exchange, ScenarioRecord } from '../capture/exchange.ts';
 import { scenarioOf } from '../capture/scenario-facts.ts';
 import { effectiveRecovery, MAX_CODE_LENGTH } from '../extract/error.ts';
-import { fail, notApplicable, pass, untested, type AgentVerdict, type Verdict } from './check.ts';
+import { fail, notApplicable, onCall, pass, untested, type AgentVerdict, type Verdict } from './check.ts';
 import { locatedAdcpError } from './error/_adcp-error.ts';
 import { isObject, own, preview, type JsonObject } from './json.ts';
-import { NO_ANSWER, viewResult } from './views.ts';
+import { noAnswer, viewResult } from './views.ts';
 
 export interface Step {
   x: Exchange;
@@ -65,12 +65,13 @@ export type Answer =
   /** A JSON-RPC error without data.adcp_error: no AdCP error a client could act on. */
   | { kind: 'bare-jsonrpc'; found: string };
 
-export function answerOf(x: Exchange): Answer {
+/** What call `x` came back with; `call` (its index in the capture) places a failed precondition on it. */
+export function answerOf(x: Exchange, call?: number): Answer {
   const outcome = x.outcome;
-  if (outcome.kind === 'transport-error') return { kind: 'none', verdict: untested(NO_ANSWER) };
+  if (outcome.kind === 'transport-error') return { kind: 'none', verdict: onCall(noAnswer(), call) };
   if (outcome.kind === 'result') {
     const v = viewResult(x);
-    if (v.kind === 'none') return { kind: 'none', verdict: v.verdict };
+    if (v.kind === 'none') return { kind: 'none', verdict: onCall(v.verdict, call) };
     if (v.kind === 'success') return { kind: 'success' };
   }
   const located = locatedAdcpError(x);
@@ -82,7 +83,7 @@ export function answerOf(x: Exchange): Answer {
     };
   }
   // isError without an adcp_error: error.adcp-error owns that.
-  return { kind: 'none', verdict: located.verdict };
+  return { kind: 'none', verdict: onCall(located.verdict, call) };
 }
 
 /**
@@ -90,7 +91,7 @@ export function answerOf(x: Exchange): Answer {
  * error, a bare JSON-RPC error) fails against `want`; no answer is the verdict answerOf gives.
  */
 export function servedLike(s: Step, want: string): Verdict {
-  const answer = answerOf(s.x);
+  const answer = answerOf(s.x, s.call);
   switch (answer.kind) {
     case 'none':
       return answer.verdict;
@@ -107,11 +108,14 @@ export function servedLike(s: Step, want: string): Verdict {
   }
 }
 
-/** The error's code when error.code would accept it (a string of 1–64 characters), else the verdict deferring to error.code. */
-export function codeOf(error: JsonObject): { code: string } | { verdict: Verdict } {
+/**
+ * The error's code when error.code would accept it (a string of 1–64 characters), else the verdict deferring
+ * to error.code's finding on call `call`.
+ */
+export function codeOf(error: JsonObject, call: number): { code: string } | { verdict: Verdict } {
   const code = own(error, 'code');
   if (typeof code === 'string' && code.length >= 1 && code.length <= MAX_CODE_LENGTH) return { code };
-  return { verdict: untested(`the error code ${preview(code)} is not one a client accepts: see error.code`) };
+  return { verdict: untested(`the error code ${preview(code)} is not one a client accepts: see error.code`, undefined, call) };
 }
 
 const RECOVERIES = ['transient', 'correctable', 'terminal'];
@@ -120,9 +124,9 @@ const RECOVERIES = ['transient', 'correctable', 'terminal'];
  * Whether the error tells the caller to correct the request and retry: its `recovery`, or when absent the
  * one its code implies. A value that is no recovery at all is error.recovery's finding (untested here).
  */
-export function recoveryOf(error: JsonObject): { recovery: string; stated: boolean } | { verdict: Verdict } {
+export function recoveryOf(error: JsonObject, call: number): { recovery: string; stated: boolean } | { verdict: Verdict } {
   const r = own(error, 'recovery');
   if (r === undefined || r === null) return { recovery: effectiveRecovery(error), stated: false };
   if (typeof r === 'string' && RECOVERIES.includes(r)) return { recovery: r, stated: true };
-  return { verdict: untested(`recovery ${preview(r)} is not a recovery class: see error.recovery`) };
+  return { verdict: untested(`recovery ${preview(r)} is not a recovery class: see error.recovery`, undefined, call) };
 }

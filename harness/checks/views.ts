@@ -11,6 +11,8 @@ import { isAdcpTask } from './adcp-tasks.ts';
 import { hasOwn, isObject, own, type JsonObject } from './json.ts';
 
 export const NO_ANSWER = 'no answer: see transport.call';
+/** A call that got no answer: untested, blocked by transport.call's failure on that call. */
+export const noAnswer = (): Verdict => untested(NO_ANSWER);
 /** Why success rules do not apply to an error result (probe-once.ts tells these apart by it). */
 export const SUCCESS_RULES_NOT_APPLICABLE = 'an error result (isError:true): success rules do not apply';
 /** Why result rules do not apply to a JSON-RPC error. */
@@ -22,15 +24,20 @@ export type ResultView =
 /** Classify the outcome of a call: a success result, an error result, or not a judgeable result. */
 export function viewResult(x: Exchange): ResultView {
   const outcome = x.outcome;
-  const none = (reason: string, verdict: (r: string) => Verdict) => ({ kind: 'none' as const, reason, verdict: verdict(reason) });
-  if (outcome.kind === 'transport-error') return none(NO_ANSWER, untested);
-  if (outcome.kind === 'jsonrpc-error') return none(NOT_A_TOOL_RESULT, notApplicable);
+  const none = (reason: string, verdict: Verdict) => ({ kind: 'none' as const, reason, verdict });
+  if (outcome.kind === 'transport-error') return none(NO_ANSWER, noAnswer());
+  if (outcome.kind === 'jsonrpc-error') return none(NOT_A_TOOL_RESULT, notApplicable(NOT_A_TOOL_RESULT));
   const result = outcome.result;
-  if (!isObject(result)) return none('the result is not a JSON object: see envelope.content-blocks', untested);
+  if (!isObject(result)) return blockedNone('the result is not a JSON object: see envelope.content-blocks');
   const isError = own(result, 'isError');
   if (isError === true) return { kind: 'error', result };
   if (isError === undefined || isError === false) return { kind: 'success', result };
-  return none('isError is not a boolean: see envelope.is-error-type', untested);
+  return blockedNone('isError is not a boolean: see envelope.is-error-type');
+}
+
+/** Not a judgeable result because the check its reason names failed: untested, blocked by that check. */
+function blockedNone(reason: string): ResultView {
+  return { kind: 'none', reason, verdict: untested(reason) };
 }
 
 /** The success result, or the reason success rules do not apply. */
@@ -127,13 +134,12 @@ export function adcpPayload(result: JsonObject): PayloadView | null {
   return located ? { data: located.data, pointer: `/result${located.pointer}` } : null;
 }
 
-/** Why a success has no payload, naming the check that owns the cause. */
-export function noPayloadReason(result: JsonObject): string {
-  if (isAdcpErrorOnly(own(result, 'structuredContent'))) return 'adcp_error-only success: see envelope.adcp-error-only-success';
-  if (textItems(result).some((t) => isAdcpErrorOnly(t.json?.value))) {
-    return 'adcp_error-only success: see envelope.adcp-error-only-success';
+/** The verdict for a success without a payload: untested, naming (and so blocked by) the check that owns the cause. */
+export function noPayload(result: JsonObject): Verdict {
+  if (isAdcpErrorOnly(own(result, 'structuredContent')) || textItems(result).some((t) => isAdcpErrorOnly(t.json?.value))) {
+    return untested('adcp_error-only success: see envelope.adcp-error-only-success');
   }
-  return 'no AdCP payload extracted: see envelope.extractable';
+  return untested('no AdCP payload extracted: see envelope.extractable');
 }
 
 /** The payload of an AdCP-task success, or the verdict that stands in for it (not-applicable / untested). */
@@ -141,7 +147,7 @@ export function payloadOrVerdict(x: Exchange): PayloadView | { verdict: Verdict 
   const s = successResult(x);
   if ('verdict' in s) return s;
   if (!isAdcpTask(x.tool)) return { verdict: notApplicable(`'${String(x.tool)}' is not an AdCP task`) };
-  return adcpPayload(s.result) ?? { verdict: untested(noPayloadReason(s.result)) };
+  return adcpPayload(s.result) ?? { verdict: noPayload(s.result) };
 }
 
 export interface AdcpVersionView {

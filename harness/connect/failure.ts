@@ -46,6 +46,8 @@ const CONNECT_CODES = new Set([
 ]);
 const CLOSED_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ERR_STREAM_PREMATURE_CLOSE']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+/** OpenSSL and Node TLS codes (wrong version number, untrusted or mismatched certificates): kept in the message, which is all a recording keeps. */
+const TLS_CODE = /^(?:ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$)/;
 
 function codeOf(err: unknown): string | undefined {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
@@ -93,6 +95,7 @@ export function classify(err: unknown, secrets: readonly string[], phase: 'conne
   if (code && TIMEOUT_CODES.has(code)) return failure('timeout', `${code}: ${message}`, secrets);
   if (code && CONNECT_CODES.has(code)) return failure(phase === 'connect' ? 'connect' : 'network', `${code}: ${message}`, secrets);
   if (code && CLOSED_CODES.has(code)) return failure('closed', `${code}: ${message}`, secrets);
+  if (code && TLS_CODE.test(code)) return failure(phase === 'connect' ? 'connect' : 'network', `${code}: ${message}`, secrets);
   if (name === 'SyntaxError') return failure('protocol', message, secrets);
   return failure(phase === 'connect' ? 'connect' : 'network', message, secrets);
 }

@@ -64,10 +64,10 @@ function entry(agent: string, o: { check: string; tool: string; message: string 
   return { agent, check: o.check, tool: o.tool, ...(probe > 1 ? { probe } : {}), message: normaliseMessage(o.message) };
 }
 
-/** Why an unreachable agent is unreachable: its failing transport.initialize outcome's message. */
+/** Why an unreachable agent is unreachable: its down reason, else its failing transport.initialize outcome's message. */
 function unreachableWhy(a: AgentReport): string {
   const init = a.outcomes.find((o) => o.status === 'fail' && o.tool === 'initialize');
-  return normaliseMessage(init?.message ?? a.incomplete ?? 'initialize did not answer');
+  return normaliseMessage(a.down?.detail ?? init?.message ?? a.incomplete ?? 'initialize did not answer');
 }
 
 export function compareReports(previous: PreviousReport, current: RunReport): Comparison {

@@ -13,6 +13,11 @@ export function failureMessage(o: ReportOutcome): string {
 
 /** The evidence of a failure as plain text lines (JUnit failure body, terminal block). */
 export function evidenceLines(o: ReportOutcome): string[] {
+  return [...callEvidenceLines(o), ...ruleLines(o)];
+}
+
+/** What one call showed: where, expected, found, schema errors, diagnosis, what was sent and answered. */
+export function callEvidenceLines(o: ReportOutcome): string[] {
   const lines: string[] = [];
   if (o.pointer !== undefined) lines.push(`at:       ${o.pointer}`, `expected: ${o.expected ?? ''}`, `found:    ${o.found ?? ''}`);
   else if (o.message) lines.push(o.message);
@@ -26,7 +31,10 @@ export function evidenceLines(o: ReportOutcome): string[] {
   if (ev?.answer) lines.push(`answered: ${ev.answer}`);
   if (ev?.stderr) lines.push(`stderr:   ${ev.stderr}`);
   if (o.durationMs !== undefined) lines.push(`duration: ${o.durationMs} ms`);
-  if (o.fix) lines.push(`fix:      ${o.fix}`);
-  lines.push(`spec:     ${o.spec} — ${o.specUrl}`);
   return lines;
+}
+
+/** The rule: how to fix it and where the spec says so (once per finding, however many calls). */
+export function ruleLines(o: ReportOutcome): string[] {
+  return [...(o.fix ? [`fix:      ${o.fix}`] : []), `spec:     ${o.spec} — ${o.specUrl}`];
 }

@@ -7,17 +7,29 @@ import { createHash } from 'node:crypto';
 import { escapeHtml as h } from '../sanitize.ts';
 import { HARNESS_VERSION } from '../version.ts';
 import { changeRows, comparisonHeadline } from './compare.ts';
+import { catalogCounts, catalogOutcomes } from './counts.ts';
+import {
+  callList,
+  catalogFindings,
+  findingKind,
+  groupSpread,
+  sectionCounts,
+  shortDetail,
+  storyboardFailures,
+  VARIANTS_SHOWN,
+  type FindingGroup,
+  type FindingKind,
+  type FindingSection,
+  type UnreachableUntested,
+} from './findings.ts';
+import { downWords, gate, headline } from './gate.ts';
 import {
   agentVerdict,
   baselineUse,
   configErrorsOf,
-  countOutcomes,
-  detailOf,
-  failsRun,
   incompleteReason,
-  leavesUnverified,
   regressionCount,
-  runVerdict,
+  storyboardCounts,
   verdictText,
   type AgentReport,
   type ReportOutcome,
@@ -25,24 +37,31 @@ import {
   type Verdict,
 } from './model.ts';
 
-/** How a finding is filed: the status filter's values. */
-type FindingKind = 'fail' | 'flaky' | 'warn' | 'untested' | 'baselined';
-const FINDING_KINDS: ReadonlyArray<{ kind: FindingKind; label: string }> = [
-  { kind: 'fail', label: 'failures' },
-  { kind: 'flaky', label: 'flaky' },
-  { kind: 'warn', label: 'warnings (SHOULD)' },
-  { kind: 'untested', label: 'not verified' },
-  { kind: 'baselined', label: 'baselined' },
+/** How a finding is filed: the status filter's values (the catalog's kinds, and the storyboards apart). */
+type FilterKind = FindingKind | 'storyboard';
+const FILTER_KINDS: ReadonlyArray<{ kind: FilterKind; label: string; heading: string }> = [
+  { kind: 'fail', label: 'failures', heading: 'Failures' },
+  { kind: 'flaky', label: 'flaky', heading: 'Flaky: failed, then passed when re-verified in a fresh session' },
+  { kind: 'warn', label: 'warnings (SHOULD)', heading: 'Warnings (SHOULD)' },
+  { kind: 'untested', label: 'not verified', heading: 'Not verified' },
+  { kind: 'baselined', label: 'baselined', heading: 'Expected failures (baseline): not counted' },
+  {
+    kind: 'covered',
+    label: 'untested behind a baselined failure',
+    heading: 'Left untested by a baselined failure: covered by the baseline',
+  },
+  { kind: 'storyboard', label: 'storyboards', heading: 'Storyboard failures: counted apart from the catalog' },
 ];
 
 /** A matrix cell: the worst of an agent's outcomes of one check. */
 type CellKind = FindingKind | 'pass' | 'not-applicable' | 'none';
 const CELL_RANK: Record<CellKind, number> = {
-  fail: 7,
-  flaky: 6,
-  warn: 5,
-  untested: 4,
-  baselined: 3,
+  fail: 8,
+  flaky: 7,
+  warn: 6,
+  untested: 5,
+  baselined: 4,
+  covered: 3,
   pass: 2,
   'not-applicable': 1,
   none: 0,
@@ -53,22 +72,15 @@ const CELL_MARK: Record<CellKind, string> = {
   warn: '!',
   untested: '?',
   baselined: '~',
+  covered: '⊘',
   pass: '✓',
   'not-applicable': '–',
   none: '',
 };
 const VERDICT_MARK: Record<Verdict, string> = { conformant: '✓', nonconformant: '✗', incomplete: '⚠' };
 
-function findingKind(o: ReportOutcome, strict: boolean): FindingKind | null {
-  if (o.baseline !== undefined && (o.status === 'fail' || o.status === 'warn')) return 'baselined';
-  if (failsRun(o, strict)) return o.flaky ? 'flaky' : o.status === 'warn' ? 'warn' : 'fail';
-  if (o.status === 'warn') return 'warn';
-  if (leavesUnverified(o, strict)) return 'untested';
-  return null;
-}
-
-function cellKind(o: ReportOutcome, strict: boolean): CellKind {
-  return findingKind(o, strict) ?? (o.status === 'pass' ? 'pass' : o.status === 'not-applicable' ? 'not-applicable' : 'none');
+function cellKind(o: ReportOutcome): CellKind {
+  return findingKind(o) ?? (o.status === 'pass' ? 'pass' : o.status === 'not-applicable' ? 'not-applicable' : 'none');
 }
 
 const areaOf = (check: string) => check.slice(0, check.indexOf('.')) || check;
@@ -90,7 +102,9 @@ table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:.25rem
 .filters fieldset{border:0;margin:0;padding:0}.filters legend{font-weight:600;padding:0;margin-bottom:.2rem}.filters label{margin-right:.7rem;white-space:nowrap;cursor:pointer}
 .finding{border:1px solid var(--line);border-radius:6px;margin:.4rem 0}.finding summary{cursor:pointer;padding:.4rem .6rem;list-style-position:inside}
 .finding dl{margin:0;padding:.2rem .8rem .6rem;display:grid;grid-template-columns:max-content 1fr;gap:.2rem .8rem}.finding dt{color:var(--muted)}.finding dd{margin:0;min-width:0}
-.k-fail{color:var(--fail)}.k-flaky,.k-warn,.k-untested{color:var(--warn)}.k-baselined,.k-not-applicable{color:var(--muted)}.k-pass{color:var(--ok)}
+.k-fail{color:var(--fail)}.k-flaky,.k-warn,.k-untested{color:var(--warn)}.k-baselined,.k-covered,.k-not-applicable{color:var(--muted)}.k-pass{color:var(--ok)}
+.finding-section h3{margin:1.2rem 0 .4rem}.spread{font-weight:600}.gate{font-weight:700;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.gate-pass{color:var(--ok)}.gate-fail{color:var(--fail)}.down{margin:.3rem 0}.k-storyboard{color:var(--warn)}
 .matrix-wrap{overflow:auto;max-height:80vh}.matrix th{position:sticky;top:0;background:#fff}.matrix tbody th{position:sticky;left:0;background:#fff;font-weight:400;white-space:nowrap}
 .matrix td{text-align:center;min-width:2rem}.matrix thead th{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;max-height:14rem}
 `;
@@ -100,6 +114,7 @@ const SCRIPT = `
   var areas = Array.prototype.slice.call(document.querySelectorAll('input[name="area"]'));
   var statuses = Array.prototype.slice.call(document.querySelectorAll('input[name="status"]'));
   var findings = Array.prototype.slice.call(document.querySelectorAll('.finding'));
+  var sections = Array.prototype.slice.call(document.querySelectorAll('.finding-section'));
   var rows = Array.prototype.slice.call(document.querySelectorAll('.matrix tbody tr'));
   var none = document.getElementById('no-findings');
   var count = document.getElementById('finding-count');
@@ -115,6 +130,7 @@ const SCRIPT = `
       if (visible) shown++;
     });
     rows.forEach(function (r) { r.hidden = !!area && r.getAttribute('data-area') !== area; });
+    sections.forEach(function (s) { s.hidden = !s.querySelector('.finding:not([hidden])'); });
     if (none) none.hidden = shown > 0;
     if (count) count.textContent = shown + ' of ' + findings.length + ' findings shown';
   }
@@ -133,10 +149,12 @@ function specLink(o: ReportOutcome): string {
 
 export function renderHtmlReport(report: RunReport): string {
   const harness = report.run?.harnessVersion ?? HARNESS_VERSION;
-  const verdict = runVerdict(report);
+  const { verdict, text } = headline(report, harness);
+  const g = gate(report);
   const body: string[] = [];
   body.push(
-    `<header><h1>AdCP conformance</h1><p id="run-verdict" class="verdict v-${verdict}">${VERDICT_MARK[verdict]} ${h(runVerdictWords(report, verdict, harness))}</p>`,
+    `<header><h1>AdCP conformance</h1><p id="run-verdict" class="verdict v-${verdict}">${VERDICT_MARK[verdict]} ${h(text)}</p>`,
+    `<p id="gate" class="gate ${g.pass ? 'gate-pass' : 'gate-fail'}" data-exit-code="${g.exitCode}">${h(g.text)}</p>`,
   );
   if (report.run) {
     const r = report.run;
@@ -156,7 +174,7 @@ export function renderHtmlReport(report: RunReport): string {
   // The comparison comes first: what changed since the compared run is what a nightly reader looks for.
   if (report.comparison) {
     const c = report.comparison;
-    const gate =
+    const regressions =
       report.failOn === 'regressions'
         ? ` <span class="${regressionCount(c) ? 'regression' : 'better'}">(--fail-on regressions: ${regressionCount(c)} regression(s))</span>`
         : '';
@@ -164,7 +182,7 @@ export function renderHtmlReport(report: RunReport): string {
       const cls = r.kind.regression ? 'regression' : r.kind.label === 'fixed' || r.kind.label === 'back online' ? 'better' : 'changed';
       return `<tr data-change="${h(r.kind.key)}"><td class="${cls}">${h(r.kind.label)}</td><td>${h(r.agent)}</td><td><code>${h(r.what)}</code></td><td>${h(r.message)}</td></tr>`;
     });
-    body.push(`<section id="comparison"><h2>Since the compared run</h2><p class="headline">${h(comparisonHeadline(c))}${gate}</p>`);
+    body.push(`<section id="comparison"><h2>Since the compared run</h2><p class="headline">${h(comparisonHeadline(c))}${regressions}</p>`);
     if (rows.length)
       body.push(
         `<table class="changes"><thead><tr><th>change</th><th>seller</th><th>check › tool</th><th>message</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
@@ -176,28 +194,35 @@ export function renderHtmlReport(report: RunReport): string {
   for (const [i, a] of report.agents.entries()) body.push(card(a, i, report.strict, harness));
   body.push('</div></section>');
 
-  // An unreachable seller's checks are all untested for one reason, shown on its card: not listed one by one.
-  const findings = report.agents.flatMap((a, i) =>
-    a.outcomes.flatMap((o) => {
-      const kind = findingKind(o, report.strict);
-      return kind && (kind !== 'untested' || a.reachable) ? [{ a, i, o, kind }] : [];
-    }),
-  );
+  // Findings grouped by cause (a check on one seller, across its calls), one section per kind; an
+  // unreachable seller's checks are all untested for one reason: one finding, not one per check.
+  const sections = catalogFindings(report);
+  const storyboards = storyboardFailures(report);
+  const findingsOf = (kind: FilterKind) =>
+    kind === 'storyboard' ? storyboards.length : (sections.find((x) => x.kind === kind)?.findings ?? 0);
+  const total = FILTER_KINDS.reduce((n, k) => n + findingsOf(k.kind), 0);
   const areas = [...new Set(report.agents.flatMap((a) => a.outcomes.map((o) => areaOf(o.check))))];
-  const kindCount = (k: FindingKind) => findings.filter((f) => f.kind === k).length;
   body.push('<section id="findings"><h2>Findings</h2>');
   body.push('<div class="filters" id="filters"><fieldset><legend>Check area</legend>');
   body.push(`<label><input type="radio" name="area" value="" checked> all</label>`);
   for (const area of areas) body.push(`<label><input type="radio" name="area" value="${h(area)}"> ${h(area)}</label>`);
   body.push('</fieldset><fieldset><legend>Status</legend>');
-  for (const { kind, label } of FINDING_KINDS)
+  // The storyboards and the baseline-covered untested have a filter only when there is something to filter.
+  for (const { kind, label } of FILTER_KINDS.filter((k) => findingsOf(k.kind) > 0 || (k.kind !== 'storyboard' && k.kind !== 'covered')))
     body.push(
-      `<label><input type="checkbox" name="status" value="${kind}"${kind === 'baselined' ? '' : ' checked'}> <span class="k-${kind}">${h(label)}</span> (${kindCount(kind)})</label>`,
+      `<label><input type="checkbox" name="status" value="${kind}"${kind === 'baselined' || kind === 'covered' ? '' : ' checked'}> <span class="k-${kind}">${h(label)}</span> (${findingsOf(kind)})</label>`,
     );
-  body.push(`</fieldset><p class="muted" id="finding-count">${findings.length} findings</p></div>`);
+  body.push(`</fieldset><p class="muted" id="finding-count">${total} findings</p></div>`);
   body.push('<noscript><p class="muted">The filters need JavaScript; every finding is listed below.</p></noscript>');
-  for (const f of findings) body.push(finding(f.a, f.i, f.o, f.kind));
-  body.push(`<p id="no-findings" class="muted"${findings.length ? ' hidden' : ''}>No finding matches the filters.</p></section>`);
+  for (const s of sections) body.push(findingSection(s, report.strict));
+  if (storyboards.length) {
+    const outcomes = storyboards.reduce((n, f) => n + f.outcomes.length, 0);
+    const heading = FILTER_KINDS.find((k) => k.kind === 'storyboard')?.heading ?? '';
+    body.push(
+      `<section class="finding-section" id="findings-storyboard" data-status="storyboard" data-outcomes="${outcomes}" data-findings="${storyboards.length}"><h3>${h(heading)} <span class="muted">(${sectionCounts({ outcomes, findings: storyboards.length })})</span></h3>${storyboards.map((f) => finding(f, 'storyboard')).join('')}</section>`,
+    );
+  }
+  body.push(`<p id="no-findings" class="muted"${total ? ' hidden' : ''}>No finding matches the filters.</p></section>`);
 
   body.push(matrix(report));
 
@@ -222,17 +247,12 @@ export function renderHtmlReport(report: RunReport): string {
   ].join('\n');
 }
 
-function runVerdictWords(report: RunReport, verdict: Verdict, harness: string): string {
-  const versions = [...new Set(report.agents.map((a) => a.adcpVersion).filter((v): v is string => v !== null && v !== 'none'))];
-  const many = report.agents.length === 1 ? '1 seller' : `${report.agents.length} sellers`;
-  return `${many}: ${verdictText(verdict, versions.length === 1 ? (versions[0] ?? null) : null, harness)}${report.strict ? ' (strict)' : ''}`;
-}
-
 function card(a: AgentReport, i: number, strict: boolean, harness: string): string {
   const v = agentVerdict(a, strict);
-  const c = countOutcomes(a.outcomes);
-  const flaky = a.outcomes.filter((o) => o.flaky && failsRun(o, strict)).length;
+  const c = catalogCounts(a);
+  const flaky = catalogOutcomes(a).filter((o) => findingKind(o) === 'flaky').length;
   const why = incompleteReason(a, strict);
+  const sb = storyboardCounts(a);
   const counts: Array<[string, number]> = [
     ['pass', c.pass],
     ['fail', c.fail],
@@ -242,21 +262,51 @@ function card(a: AgentReport, i: number, strict: boolean, harness: string): stri
     ['n/a', c.notApplicable],
     ['baselined', c.baselined],
   ];
+  const down = !a.reachable && a.down;
   return [
     `<article class="card v-${v}" id="seller-${i}" data-agent="${h(a.name)}" data-verdict="${v}">`,
     `<h3>${h(a.name)}</h3>`,
     `<p class="verdict v-${v}">${VERDICT_MARK[v]} ${h(v)}</p>`,
-    `<p class="muted">${h(verdictText(v, a.adcpVersion, harness))}</p>`,
+    down
+      ? `<p class="down v-incomplete" data-down="${h(a.down!.cause)}"><strong>down: ${h(downWords(a.down!.cause))}</strong> — ${h(a.down!.detail)}</p><p class="fix">fix: ${h(a.down!.fix)}</p>`
+      : '',
+    `<p class="muted">${h(verdictText(v, a.adcpVersion, harness, c.baselined))}</p>`,
     a.adcpVersionReason ? `<p class="muted" data-adcp-release>AdCP ${h(a.adcpVersion ?? '—')}: ${h(a.adcpVersionReason)}</p>` : '',
     `<p class="muted">${h(a.transport)} · MCP ${h(a.protocolVersion ?? '—')} · ${h([a.server.name, a.server.version].filter((s) => s !== null).join(' ') || 'server unknown')}</p>`,
     `<ul class="counts">${counts.map(([k, n]) => `<li data-count="${h(k)}">${h(k)} <span class="n">${n}</span></li>`).join('')}</ul>`,
-    why ? `<p class="v-incomplete">${h(why)}</p>` : '',
+    sb
+      ? `<p class="muted" data-storyboards>storyboards (apart): ${sb.pass} pass, ${sb.fail} fail, ${sb.untested} untested, ${sb.notApplicable} n/a</p>`
+      : '',
+    why && !down ? `<p class="v-incomplete">${h(why)}</p>` : '',
     a.stderrTail ? `<pre>stderr: ${h(a.stderrTail)}</pre>` : '',
     '</article>',
   ].join('');
 }
 
-function finding(a: AgentReport, i: number, o: ReportOutcome, kind: FindingKind): string {
+/** One section of findings: its heading counts outcomes (the cards' column) and findings. */
+function findingSection(s: FindingSection, strict: boolean): string {
+  if (!s.findings) return '';
+  const kind = FILTER_KINDS.find((k) => k.kind === s.kind);
+  const heading =
+    s.kind === 'warn'
+      ? `${kind?.heading ?? ''}: ${strict ? 'failing the run (--strict)' : 'fail only under --strict'}`
+      : (kind?.heading ?? '');
+  return [
+    `<section class="finding-section" id="findings-${s.kind}" data-status="${s.kind}" data-outcomes="${s.outcomes}" data-findings="${s.findings}">`,
+    `<h3>${h(heading)} <span class="muted">(${sectionCounts(s)})</span></h3>`,
+    ...s.unreachable.map(unreachableFinding),
+    ...s.groups.map((g) => finding(g, s.kind)),
+    '</section>',
+  ].join('');
+}
+
+function unreachableFinding(u: UnreachableUntested): string {
+  const why = u.agent.down ? `down: ${downWords(u.agent.down.cause)}` : 'initialize did not answer';
+  return `<div class="finding" data-area="" data-status="untested" data-agent="${h(u.agent.name)}" data-seller="${u.agentIndex}" data-outcomes="${u.outcomes}"><details><summary><span class="k-untested">untested</span> <strong>${h(u.agent.name)}</strong> every check (${u.outcomes}) <span class="muted">the seller could not be reached: ${h(why)}</span></summary><dl><dt>why</dt><dd>${h(u.agent.down?.detail ?? u.agent.incomplete ?? 'initialize did not answer')}</dd></dl></details></div>`;
+}
+
+/** The evidence rows of one call. */
+function callRows(o: ReportOutcome): Array<[string, string]> {
   const rows: Array<[string, string]> = [];
   const ev = o.evidence;
   if (o.pointer !== undefined)
@@ -272,11 +322,41 @@ function finding(a: AgentReport, i: number, o: ReportOutcome, kind: FindingKind)
   if (ev?.stderr) rows.push(['stderr', `<pre>${h(ev.stderr)}</pre>`]);
   if (o.durationMs !== undefined) rows.push(['duration', `${o.durationMs} ms`]);
   if (o.baseline !== undefined) rows.push(['baseline', h(o.baseline)]);
-  if (kind === 'flaky') rows.push(['flaky', 'failed, then passed when the call was made again in a fresh session']);
-  if (o.fix) rows.push(['fix', h(o.fix)]);
-  rows.push(['spec', specLink(o)]);
-  const summary = `<span class="k-${kind}">${h(kind)}</span> <strong>${h(a.name)}</strong> <code>${h(o.check)}</code> › ${h(o.tool)} <span class="muted">[${h(o.severity)}] ${h(detailOf(o))}</span>`;
-  return `<div class="finding" data-area="${h(areaOf(o.check))}" data-status="${kind}" data-agent="${h(a.name)}" data-seller="${i}"><details><summary>${summary}</summary><dl>${rows.map(([k, v]) => `<dt>${h(k)}</dt><dd>${v}</dd>`).join('')}</dl></details></div>`;
+  if (o.flaky) rows.push(['flaky', 'failed, then passed when the call was made again in a fresh session']);
+  if (o.coveredBy !== undefined) rows.push(['covered by', `the baselined failure ${h(o.coveredBy)}`]);
+  return rows;
+}
+
+/** Tool labels listed per finding; the rest are counted. */
+const CALLS_SHOWN = 50;
+
+/** One finding: a check on one seller across its calls, the evidence of the first call of each distinct message, fix and spec once. */
+function finding(g: FindingGroup, kind: FilterKind): string {
+  const first = g.outcomes[0]!;
+  const single = g.outcomes.length === 1;
+  const rows: Array<[string, string]> = [];
+  if (!single)
+    rows.push([
+      'calls',
+      h(
+        callList(
+          g.outcomes.map((o) => o.tool),
+          CALLS_SHOWN,
+        ),
+      ),
+    ]);
+  for (const v of g.variants.slice(0, VARIANTS_SHOWN)) {
+    if (g.variants.length > 1) rows.push(['on', `<strong>${h(callList(v.tools, CALLS_SHOWN))}</strong> (${v.tools.length})`]);
+    rows.push(...callRows(v.first));
+  }
+  if (g.variants.length > VARIANTS_SHOWN)
+    rows.push(['more', `${g.variants.length - VARIANTS_SHOWN} more distinct message(s): see report.json`]);
+  if (first.fix) rows.push(['fix', h(first.fix)]);
+  rows.push(['spec', specLink(first)]);
+  const spread = groupSpread(g);
+  const label = kind === 'storyboard' ? 'storyboard' : kind;
+  const summary = `<span class="k-${kind}">${h(label)}</span> <strong>${h(g.agent.name)}</strong> <code>${h(g.check)}</code>${single ? ` › ${h(first.tool)}` : ''}${spread ? ` <span class="spread">${h(spread)}</span>` : ''} <span class="muted">[${h(first.severity)}] ${h(shortDetail(first))}</span>`;
+  return `<div class="finding" data-area="${h(areaOf(g.check))}" data-status="${kind}" data-agent="${h(g.agent.name)}" data-seller="${g.agentIndex}" data-check="${h(g.check)}" data-outcomes="${g.outcomes.length}"><details><summary>${summary}</summary><dl>${rows.map(([k, v]) => `<dt>${h(k)}</dt><dd>${v}</dd>`).join('')}</dl></details></div>`;
 }
 
 /** Rows: every check the run judged, in the order judged (the catalog's); columns: the sellers. */
@@ -298,7 +378,7 @@ function matrix(report: RunReport): string {
       let worst: CellKind = 'none';
       const mine = byCheck[i]?.get(check) ?? [];
       for (const o of mine) {
-        const k = cellKind(o, report.strict);
+        const k = cellKind(o);
         if (CELL_RANK[k] > CELL_RANK[worst]) worst = k;
       }
       const title = `${a.name} · ${check}: ${worst === 'none' ? 'not judged' : `${worst} (${mine.length} outcome${mine.length === 1 ? '' : 's'})`}`;

@@ -5,17 +5,18 @@ import {
   agentVerdict,
   baselineUse,
   configErrorsOf,
-  countOutcomes,
   exitCodeOf,
   gateExitCode,
   incompleteReason,
   runVerdict,
+  storyboardCounts,
   verdictText,
   ZERO_COUNTS,
 } from './model.ts';
-import type { BaselineUse, Comparison, Counts, Evidence, FailOn, Layer, RunProvenance, RunReport, Verdict } from './model.ts';
+import type { BaselineUse, Comparison, Counts, DownReason, Evidence, FailOn, Layer, RunProvenance, RunReport, Verdict } from './model.ts';
 import type { Level, SchemaError, Status } from '../checks/check.ts';
 import { HARNESS_VERSION } from '../version.ts';
+import { catalogCounts } from './counts.ts';
 
 export const REPORT_SCHEMA_VERSION = 2;
 
@@ -40,6 +41,10 @@ export interface ReportJsonOutcome {
   advisory?: boolean;
   /** The failure did not repeat when the read-only call was made again in a fresh session. */
   flaky?: true;
+  /** Untested: the check whose failure left it unverified. */
+  blockedBy?: string;
+  /** Untested, and that failure is baselined (`check › tool`): the baseline accounts for it. */
+  coveredBy?: string;
 }
 
 export interface ReportJsonAgent {
@@ -58,6 +63,10 @@ export interface ReportJsonAgent {
   aborted: string | null;
   durationMs: number | null;
   stderrTail?: string;
+  /** The official storyboards' outcomes, counted apart from `summary` (the catalog's checks). */
+  storyboards?: { pass: number; fail: number; notApplicable: number; untested: number };
+  /** Why an unreachable agent is down: cause, what happened, what to do. */
+  down?: DownReason;
   /** The agent's `expect` entries and whether they were applied (false under --no-baseline). */
   baseline?: { entries: number; applied: boolean };
   /** Config errors only the agent's answers revealed (an `expect` entry naming a tool it does not expose). */
@@ -91,13 +100,14 @@ export function buildReportJson(report: RunReport): ReportJson {
   let summary: Counts = { ...ZERO_COUNTS };
   const harnessVersion = report.run?.harnessVersion ?? HARNESS_VERSION;
   const agents = report.agents.map((a): ReportJsonAgent => {
-    const counts = countOutcomes(a.outcomes);
+    // The catalog's checks; the official storyboards are counted apart (`storyboards`), as in every report.
+    const counts = catalogCounts(a);
     summary = addCounts(summary, counts);
     const verdict = agentVerdict(a, report.strict);
     const agent: ReportJsonAgent = {
       name: a.name,
       verdict,
-      verdictText: verdictText(verdict, a.adcpVersion, harnessVersion),
+      verdictText: verdictText(verdict, a.adcpVersion, harnessVersion, counts.baselined),
       verdictReason: incompleteReason(a, report.strict),
       transport: a.transport,
       protocolVersion: a.protocolVersion,
@@ -131,6 +141,8 @@ export function buildReportJson(report: RunReport): ReportJson {
         if (o.baseline !== undefined) out.baseline = o.baseline;
         if (o.advisory === true) out.advisory = true;
         if (o.flaky === true) out.flaky = true;
+        if (o.blockedBy !== undefined) out.blockedBy = o.blockedBy.check;
+        if (o.coveredBy !== undefined) out.coveredBy = o.coveredBy;
         return out;
       }),
       layers: {
@@ -142,6 +154,9 @@ export function buildReportJson(report: RunReport): ReportJson {
       summary: counts,
     };
     if (a.stderrTail !== undefined) agent.stderrTail = a.stderrTail;
+    const storyboards = storyboardCounts(a);
+    if (storyboards) agent.storyboards = storyboards;
+    if (a.down !== undefined) agent.down = { cause: a.down.cause, detail: a.down.detail, fix: a.down.fix };
     if (a.baseline !== undefined) agent.baseline = { entries: a.baseline.entries, applied: a.baseline.applied };
     if (a.configErrors?.length) agent.configErrors = [...a.configErrors];
     return agent;

@@ -4,7 +4,7 @@
 // counts, not-applicable count) as <properties>, and rewrites each testcase (one per check × tool, see
 // test-cases.ts) from its outcomes: the failure message is the diagnosis of each failing call (bounded),
 // the body their evidence (no stack frame of ours), `time` the judged calls' real durations added up, and
-// <skipped> carries the reason.
+// <skipped> carries the reason. Each suite's `time` is its agent's real wall time.
 // It relies only on what vitest guarantees for its XML: every attribute value and text node is escaped,
 // so a literal `<` always starts a tag and `</testcase>` never occurs inside one.
 import { escapeXml } from '../sanitize.ts';
@@ -20,6 +20,8 @@ export interface JunitSuiteInfo {
   properties: ReadonlyArray<readonly [string, string]>;
   /** Each testcase (its outcomes aggregated), by the name vitest writes (`<describe> > <test>`). */
   cases: ReadonlyMap<string, TestCase>;
+  /** The agent's real wall time (session and judging), in ms: the suite's `time`. Null when unknown (a replay). */
+  durationMs?: number | null;
 }
 
 const SUITE_TAG = /<(\/?)(testsuites|testsuite)\b([^>]*?)(\/?)>/g;
@@ -44,7 +46,9 @@ export function decorateJunit(xml: string, suites: readonly JunitSuiteInfo[], ru
     const suite = name === undefined ? undefined : byFile.get(baseName(name));
     if (!suite) return tag;
     const props = suite.properties.map(([k, v]) => `<property name="${escapeXml(k)}" value="${escapeXml(v)}"/>`);
-    const open = `<testsuite${withAttr(attrs, 'name', suite.name)}${selfClosing}>`;
+    // vitest's suite time is the time its own test callbacks took (milliseconds of replaying verdicts): the agent's is the real one.
+    const timed = typeof suite.durationMs === 'number' ? withAttr(attrs, 'time', (suite.durationMs / 1000).toFixed(3)) : attrs;
+    const open = `<testsuite${withAttr(timed, 'name', suite.name)}${selfClosing}>`;
     return selfClosing ? open : `${open}\n<properties>${props.join('')}</properties>`;
   });
 }
@@ -72,7 +76,7 @@ export function agentProperties(agent: AgentReport, strict: boolean): Array<[str
   const props: Array<[string, string]> = [
     ['agent', agent.name],
     ['verdict', verdict],
-    ['verdict.text', verdictText(verdict, agent.adcpVersion, HARNESS_VERSION)],
+    ['verdict.text', verdictText(verdict, agent.adcpVersion, HARNESS_VERSION, counts.baselined)],
     ['transport', agent.transport],
     ['protocolVersion', agent.protocolVersion ?? ''],
     ['server.name', agent.server.name ?? ''],

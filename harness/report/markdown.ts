@@ -1,24 +1,34 @@
 // summary.md: a Markdown report for a CI step summary (GitHub `$GITHUB_STEP_SUMMARY` and the like).
-// It opens with the comparison (--compare), and stays under 1 MiB — GitHub drops a larger step summary
-// whole — by trimming its longest sections and saying so at the top.
+// It opens with the comparison (--compare), then the headline and the gate, a table per agent and the
+// findings grouped by cause (findings.ts); it stays under 1 MiB — GitHub drops a larger step summary
+// whole — by trimming its longest sections and saying so at the top. Links are absolute https URLs
+// only: a step summary has no file beside it for a relative link to reach.
 import { escapeMarkdown as md } from '../sanitize.ts';
 import { HARNESS_VERSION } from '../version.ts';
 import { changeRows, comparisonHeadline } from './compare.ts';
+import { catalogCounts, catalogOutcomes } from './counts.ts';
+import {
+  callList,
+  catalogFindings,
+  sectionCounts,
+  storyboardFailures,
+  VARIANTS_SHOWN,
+  type FindingGroup,
+  type FindingKind,
+  type FindingSection,
+} from './findings.ts';
+import { downWords, gate, headline } from './gate.ts';
 import {
   agentVerdict,
   baselineUse,
   configErrorsOf,
-  countOutcomes,
   detailOf,
-  failsRun,
   incompleteReason,
   leavesUnverified,
   regressionCount,
-  runVerdict,
   storyboardCounts,
   storyboardScope,
   verdictText,
-  type AgentReport,
   type ReportOutcome,
   type RunReport,
   type Verdict,
@@ -29,6 +39,9 @@ const MARK: Record<Verdict, string> = { conformant: '✅', nonconformant: '❌',
 /** GitHub's step summary limit is 1 MiB; keep a margin for the trim note and the closing lines. */
 export const SUMMARY_MAX_BYTES = 1024 * 1024 - 8 * 1024;
 
+/** Tool labels listed per finding; the rest are counted. */
+const CALLS_SHOWN = 8;
+
 /** A part of the summary: fixed lines, then rows that may be trimmed from the end when the summary is too big. */
 interface Section {
   title: string;
@@ -38,9 +51,25 @@ interface Section {
   omitted: number;
 }
 
+const FINDING_HEADINGS: Record<FindingKind, string> = {
+  fail: 'Failures',
+  flaky: 'Flaky',
+  warn: 'Warnings, SHOULD',
+  untested: 'Not verified',
+  baselined: 'Expected failures (baseline)',
+  covered: 'Left untested by a baselined failure',
+};
+const FINDING_NOTES: Record<FindingKind, (strict: boolean) => string> = {
+  fail: () => '',
+  flaky: () => '; failed, then passed when re-verified in a fresh session; never a regression',
+  warn: (strict) => (strict ? '; failing the run: --strict' : '; fail only under --strict'),
+  untested: () => '; applicable checks that could not be judged',
+  baselined: () => '; not counted',
+  covered: () => '; covered by the baseline, not counted as untested',
+};
+
 export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMMARY_MAX_BYTES): string {
   const harness = report.run?.harnessVersion ?? HARNESS_VERSION;
-  const verdict = runVerdict(report);
   const title = ['# AdCP conformance', ''];
   const sections: Section[] = [];
   const add = (name: string, head: string[], rows: string[]) => sections.push({ title: name, head, rows, omitted: 0 });
@@ -51,23 +80,22 @@ export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMM
       (r) =>
         `| ${r.kind.regression ? '❌' : r.kind.label === 'fixed' || r.kind.label === 'back online' ? '✅' : '〰️'} ${md(r.kind.label)} | ${md(r.agent)} | ${md(r.what)} | ${md(r.message)} |`,
     );
-    const gate = report.failOn === 'regressions' ? ` — \`--fail-on regressions\`: ${regressionCount(c)} regression(s)` : '';
+    const gateNote = report.failOn === 'regressions' ? ` — \`--fail-on regressions\`: ${regressionCount(c)} regression(s)` : '';
     add(
       'Changes since the compared run',
       [
         '## Since the compared run',
         '',
-        `**${md(comparisonHeadline(c))}**${gate}`,
+        `**${md(comparisonHeadline(c))}**${gateNote}`,
         ...(rows.length ? ['', '| change | agent | check › tool | message |', '|---|---|---|---|'] : []),
       ],
       rows,
     );
   }
 
-  const head: string[] = [
-    `**Result:** ${MARK[verdict]} ${md(verdict)} (per adcp-conformance ${md(harness)})${report.strict ? ' (strict: SHOULD failures count)' : ''}`,
-    '',
-  ];
+  const { verdict, text } = headline(report, harness);
+  const g = gate(report);
+  const head: string[] = [`**Result:** ${MARK[verdict]} ${md(text)}`, '', `**${md(g.text)}**`, ''];
   if (report.run) {
     const r = report.run;
     head.push(
@@ -82,10 +110,14 @@ export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMM
     '|---|---|---|---|---|---:|---:|---:|---:|---:|---:|',
   );
   const agentRows = report.agents.map((a) => {
-    const c = countOutcomes(a.outcomes);
+    const c = catalogCounts(a);
     const v = agentVerdict(a, report.strict);
+    const verdictCell =
+      !a.reachable && a.down
+        ? `${MARK.incomplete} down: ${md(downWords(a.down.cause))}`
+        : `${MARK[v]} ${md(verdictText(v, a.adcpVersion, harness, c.baselined))}`;
     const server = [a.server.name, a.server.version].filter((s) => s !== null).join(' ') || '—';
-    return `| ${md(a.name)} | ${MARK[v]} ${md(verdictText(v, a.adcpVersion, harness))} | ${a.transport} ${md(a.protocolVersion ?? '—')} | ${md(server)} | ${md(a.adcpVersion ?? '—')} | ${c.pass} | ${c.fail} | ${c.warn} | ${c.untested} | ${c.notApplicable} | ${c.baselined} |`;
+    return `| ${md(a.name)} | ${verdictCell} | ${a.transport} ${md(a.protocolVersion ?? '—')} | ${md(server)} | ${md(a.adcpVersion ?? '—')} | ${c.pass} | ${c.fail} | ${c.warn} | ${c.untested} | ${c.notApplicable} | ${c.baselined} |`;
   });
   add('Agents', head, agentRows);
   // The release each agent was judged at, its patch, the schema source and why (the AdCP column's reason).
@@ -102,7 +134,10 @@ export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMM
     add(
       'Incomplete agents',
       ['', '## Incomplete agents', ''],
-      incomplete.map(({ a, why }) => `- **${md(a.name)}**: ${md(why ?? '')}${a.stderrTail ? ` — stderr: \`${md(a.stderrTail)}\`` : ''}`),
+      incomplete.map(({ a, why }) => {
+        const reason = !a.reachable && a.down ? `down: ${md(a.down.detail)} — fix: ${md(a.down.fix)}` : md(why ?? '');
+        return `- **${md(a.name)}**: ${reason}${a.stderrTail ? ` — stderr: ${md(a.stderrTail)}` : ''}`;
+      }),
     );
   const configErrors = configErrorsOf(report);
   if (configErrors.length)
@@ -111,25 +146,9 @@ export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMM
       ['', '## Config errors (exit 2)', ''],
       configErrors.map((e) => `- ${md(e)}`),
     );
-  outcomeSection(add, 'Failures', report.agents, (o) => failsRun(o, report.strict) && !o.flaky);
-  outcomeSection(
-    add,
-    'Flaky (failed, then passed when re-verified in a fresh session; never a regression)',
-    report.agents,
-    (o) => failsRun(o, report.strict) && o.flaky === true,
-  );
-  outcomeSection(
-    add,
-    'Warnings (SHOULD)',
-    report.agents,
-    (o) => o.status === 'warn' && !failsRun(o, report.strict) && o.baseline === undefined,
-  );
-  outcomeSection(
-    add,
-    'Not verified',
-    report.agents.filter((a) => a.reachable),
-    (o) => leavesUnverified(o, report.strict),
-  );
+
+  for (const s of catalogFindings(report)) findingSection(add, s, report);
+
   const sb = report.run?.storyboards;
   const sbRows = report.agents.flatMap((a) => {
     const c = storyboardCounts(a);
@@ -143,19 +162,21 @@ export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMM
         '',
         `## Storyboards ${md(sb?.selection ?? '')}`,
         '',
-        `AdCP storyboard corpus ${md(sb?.corpusVersion ?? '?')}; ${how}. The corpus ${storyboardScope(sb?.corpusVersion ?? '?')}.`,
+        `AdCP storyboard corpus ${md(sb?.corpusVersion ?? '?')}; ${how}; counted apart from the agent table. The corpus ${md(storyboardScope(sb?.corpusVersion ?? '?'))}.`,
         '',
       ],
       sbRows,
     );
-    outcomeSection(add, 'Storyboard failures', report.agents, (o) => o.check.startsWith('storyboard.') && o.status === 'fail');
+    const failed = storyboardFailures(report);
+    if (failed.length) {
+      const outcomes = failed.reduce((n, f) => n + f.outcomes.length, 0);
+      add(
+        'Storyboard failures',
+        ['', `## Storyboard failures (${sectionCounts({ outcomes, findings: failed.length })})`, '', ...TABLE_HEAD],
+        failed.map(groupRow),
+      );
+    }
   }
-  outcomeSection(
-    add,
-    'Expected failures (baseline)',
-    report.agents,
-    (o) => o.baseline !== undefined && (o.status === 'fail' || o.status === 'warn'),
-  );
 
   fit(title, sections, maxBytes);
   const trimmed = sections.filter((s) => s.omitted > 0);
@@ -186,28 +207,57 @@ function fit(title: readonly string[], sections: Section[], maxBytes: number): v
   }
 }
 
-function outcomeSection(
-  add: (name: string, head: string[], rows: string[]) => void,
-  title: string,
-  agents: readonly AgentReport[],
-  pick: (o: ReportOutcome) => boolean,
-): void {
-  const rows = agents.flatMap((a) => a.outcomes.filter(pick).map((o) => ({ a, o })));
-  if (!rows.length) return;
-  const name = title.replace(/ \(.*$/, '');
-  add(
-    name,
-    ['', `## ${title}`, '', '| agent | check | tool | detail | evidence | fix | spec |', '|---|---|---|---|---|---|---|'],
-    rows.map(({ a, o }) => outcomeRow(a, o)),
-  );
+const TABLE_HEAD = ['| agent | check | calls | detail | evidence | fix | spec |', '|---|---|---|---|---|---|---|'];
+
+/** One section of findings: a row per finding (a check on one agent, across its calls). */
+function findingSection(add: (name: string, head: string[], rows: string[]) => void, s: FindingSection, report: RunReport): void {
+  if (!s.findings) return;
+  const name = FINDING_HEADINGS[s.kind];
+  let note = FINDING_NOTES[s.kind](report.strict);
+  if (s.kind === 'untested') {
+    const open = report.agents
+      .filter((a) => a.reachable)
+      .reduce((n, a) => n + catalogOutcomes(a).filter((o) => leavesUnverified(o, report.strict)).length, 0);
+    note += `, ${open} leaving the verdict incomplete`;
+  }
+  const unreachable = s.unreachable.map((u) => {
+    const why = u.agent.down ? `down: ${downWords(u.agent.down.cause)}` : 'initialize did not answer';
+    return `| ${md(u.agent.name)} | every check | ${u.outcomes} | not verified: the agent could not be reached (${md(why)}) |  |  |  |`;
+  });
+  add(name, ['', `## ${name} (${sectionCounts(s)}${note})`, '', ...TABLE_HEAD], [...unreachable, ...s.groups.map(groupRow)]);
 }
 
-function outcomeRow(a: AgentReport, o: ReportOutcome): string {
-  const detail = o.baseline !== undefined ? `${detailOf(o)} — baseline: ${o.baseline}` : detailOf(o);
+/** `8 of 22: get_products, get_products (pagination: page-1), …` or the one call's tool. */
+function callsCell(g: FindingGroup): string {
+  const tools = g.outcomes.map((o) => o.tool);
+  if (tools.length === 1) return md(tools[0] ?? '');
+  return `**${tools.length} of ${Math.max(g.applicable, tools.length)}**: ${md(callList(tools, CALLS_SHOWN))}`;
+}
+
+function groupRow(g: FindingGroup): string {
+  const first = g.outcomes[0]!;
+  const shown = g.variants.slice(0, VARIANTS_SHOWN);
+  const detail =
+    g.variants.length === 1
+      ? md(withBaseline(first))
+      : [
+          ...shown.map((v) => `**on ${md(callList(v.tools, 3))}:** ${md(withBaseline(v.first))}`),
+          ...(g.variants.length > VARIANTS_SHOWN
+            ? [`… ${g.variants.length - VARIANTS_SHOWN} more distinct message(s): see report.json`]
+            : []),
+        ].join('<br>');
+  return `| ${md(g.agent.name)} | \`${g.check}\` | ${callsCell(g)} | ${detail} | ${evidenceCell(first)} | ${md(first.fix ?? '')} | ${specLink(first)} |`;
+}
+
+const withBaseline = (o: ReportOutcome) =>
+  `${detailOf(o)}${o.baseline !== undefined ? ` — baseline: ${o.baseline}` : ''}${o.coveredBy !== undefined ? ` — behind the baselined failure ${o.coveredBy}` : ''}`;
+
+/** The first call's evidence: diagnosis, what was sent and answered, stderr, schema errors, duration. */
+function evidenceCell(o: ReportOutcome): string {
   const schemaErrors = (o.schemaErrors ?? []).map((e) => `${e.pointer || '/'} ${e.keyword}: expected ${e.expected}; found ${e.found}`);
   if (o.schemaErrorsOmitted) schemaErrors.push(`… ${o.schemaErrorsOmitted} more`);
   const ev = o.evidence;
-  const evidence = [
+  return [
     ev?.diagnosis ? `**diagnosis:** ${md(ev.diagnosis)}` : '',
     ev?.sameCauseAs ? `root cause reported with ${md(ev.sameCauseAs)}` : '',
     ev?.request ? `sent: ${md(ev.request)}` : '',
@@ -215,11 +265,18 @@ function outcomeRow(a: AgentReport, o: ReportOutcome): string {
     ev?.stderr ? `stderr: ${md(ev.stderr)}` : '',
     ...schemaErrors.map((e) => `schema: ${md(e)}`),
     o.durationMs !== undefined ? `${o.durationMs} ms` : '',
-  ].filter(Boolean);
-  return `| ${md(a.name)} | \`${o.check}\` | ${md(o.tool)} | ${md(detail)} | ${evidence.join('<br>')} | ${md(o.fix ?? '')} | [${md(o.spec)}](${specHref(o.specUrl)}) |`;
+  ]
+    .filter(Boolean)
+    .join('<br>');
 }
 
-/** A spec link that cannot break out of the Markdown link: only https URLs and our README anchors. */
-function specHref(url: string): string {
-  return /^(https:\/\/|README\.md#)[A-Za-z0-9._~:/?#@!$&'*+,;=%-]*$/.test(url) ? url.replace(/[()]/g, (c) => encodeURIComponent(c)) : '#';
+/**
+ * The spec as a link only when it is an absolute https URL that cannot break out of the link; a rule of
+ * this harness (its README's section) is named as text — a step summary has no README beside it.
+ */
+function specLink(o: ReportOutcome): string {
+  if (/^https:\/\/[A-Za-z0-9._~:/?#@!$&'*+,;=%-]*$/.test(o.specUrl))
+    return `[${md(o.spec)}](${o.specUrl.replace(/[()]/g, (c) => encodeURIComponent(c))})`;
+  const section = /^README\.md#(.+)$/.exec(o.specUrl)?.[1];
+  return section ? `${md(o.spec)} (adcp-conformance README, section ${md(section)})` : md(o.spec);
 }

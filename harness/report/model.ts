@@ -23,6 +23,8 @@ export interface AgentFacts {
   layers: Record<Layer, number>;
   /** False when `initialize` did not answer (exit code 3). */
   reachable: boolean;
+  /** Why the agent could not be reached (set when reachable is false): the cause, the detail, the fix. */
+  down?: DownReason;
   /** Why the harness could not finish judging this agent (interrupted, judging failed), or null. */
   incomplete: string | null;
   /** The session ended early on the seller's side (agent timeout, crash): a transport.call failure, not exit 3. */
@@ -35,6 +37,27 @@ export interface AgentFacts {
   baseline?: { entries: number; applied: boolean };
   /** Config errors that only the agent's answers could reveal (an `expect` entry naming a tool it does not expose): exit 2. */
   configErrors?: string[];
+}
+
+/** Why a seller is down, in the terms a person fixes it by. */
+export type DownCause =
+  | 'connection-refused'
+  | 'dns'
+  | 'tls'
+  | 'http-status'
+  | 'timeout'
+  | 'command-not-found'
+  | 'not-executable'
+  | 'exited'
+  | 'protocol'
+  | 'other';
+
+export interface DownReason {
+  cause: DownCause;
+  /** One line: what happened, e.g. "connection refused at 127.0.0.1:8080", "exited with code 1: Error: Cannot find module 'x'". */
+  detail: string;
+  /** One line: what to do about it, fitting the cause. */
+  fix: string;
 }
 
 /** What the harness sent and what the seller answered, shown with every fail and warn (bounded, redacted). */
@@ -63,6 +86,11 @@ export interface ReportOutcome extends Outcome {
    * failure (the seller answered wrongly once), but is listed apart and never counted as a regression.
    */
   flaky?: boolean;
+  /**
+   * On an untested outcome: the baselined failure (`check › tool`) that is its precondition (see
+   * coverByBaseline). The baseline accounts for it: it leaves nothing unverified and is counted apart.
+   */
+  coveredBy?: string;
 }
 
 export interface AgentReport extends AgentFacts {
@@ -188,7 +216,9 @@ export function baselineUse(report: RunReport): BaselineUse {
   const withEntries = report.agents.filter((a) => (a.baseline?.entries ?? 0) > 0);
   const entries = withEntries.reduce((n, a) => n + (a.baseline?.entries ?? 0), 0);
   if (!entries) return { state: 'none', entries, text: 'baselines: none (no agent has expect entries)' };
-  const baselined = report.agents.reduce((n, a) => n + countOutcomes(a.outcomes).baselined, 0);
+  const counts = report.agents.reduce((sum, a) => addCounts(sum, countOutcomes(a.outcomes)), ZERO_COUNTS);
+  const baselined = counts.baselined;
+  const covered = counts.coveredByBaseline;
   if (withEntries.some((a) => a.baseline?.applied === false)) {
     return {
       state: 'ignored',
@@ -199,7 +229,9 @@ export function baselineUse(report: RunReport): BaselineUse {
   return {
     state: 'applied',
     entries,
-    text: `baselines: applied (${entries} expect entr${entries === 1 ? 'y' : 'ies'}; ${baselined} expected failure${baselined === 1 ? '' : 's'} not counted)`,
+    text:
+      `baselines: applied (${entries} expect entr${entries === 1 ? 'y' : 'ies'}; ${baselined} expected failure${baselined === 1 ? '' : 's'} not counted` +
+      (covered ? `, nor ${covered} check${covered === 1 ? '' : 's'} they left untested)` : ')'),
   };
 }
 
@@ -211,14 +243,25 @@ export interface Counts {
   untested: number;
   /** Fails and warnings matched by an `expect` baseline entry (not counted in fail / warn). */
   baselined: number;
+  /** Untested outcomes whose precondition is a baselined failure (`coveredBy`; not counted in untested). */
+  coveredByBaseline: number;
 }
 
-export const ZERO_COUNTS: Readonly<Counts> = Object.freeze({ pass: 0, fail: 0, warn: 0, notApplicable: 0, untested: 0, baselined: 0 });
+export const ZERO_COUNTS: Readonly<Counts> = Object.freeze({
+  pass: 0,
+  fail: 0,
+  warn: 0,
+  notApplicable: 0,
+  untested: 0,
+  baselined: 0,
+  coveredByBaseline: 0,
+});
 
 export function countOutcomes(outcomes: readonly ReportOutcome[]): Counts {
   const counts: Counts = { ...ZERO_COUNTS };
   for (const o of outcomes) {
     if (o.baseline !== undefined && (o.status === 'fail' || o.status === 'warn')) counts.baselined++;
+    else if (o.status === 'untested' && o.coveredBy !== undefined) counts.coveredByBaseline++;
     else if (o.status === 'not-applicable') counts.notApplicable++;
     else counts[o.status]++;
   }
@@ -233,6 +276,7 @@ export function addCounts(a: Counts, b: Counts): Counts {
     notApplicable: a.notApplicable + b.notApplicable,
     untested: a.untested + b.untested,
     baselined: a.baselined + b.baselined,
+    coveredByBaseline: a.coveredByBaseline + b.coveredByBaseline,
   };
 }
 
@@ -243,9 +287,52 @@ export function failsRun(o: Pick<ReportOutcome, 'baseline' | 'status' | 'advisor
   return o.status === 'fail' || (strict && o.status === 'warn');
 }
 
-/** A check that applies but was not verified, at a level that matters for the verdict. */
+/**
+ * A check that applies but was not verified, at a level that matters for the verdict — unless a baselined
+ * failure is what left it untested (coveredBy): the baseline accounts for it.
+ */
 export function leavesUnverified(o: ReportOutcome, strict: boolean): boolean {
-  return o.advisory !== true && o.status === 'untested' && (o.severity === 'MUST' || strict);
+  return o.advisory !== true && o.status === 'untested' && o.coveredBy === undefined && (o.severity === 'MUST' || strict);
+}
+
+/** How far coverByBaseline follows untested preconditions (an untested blocker blocked in turn). */
+const MAX_BLOCKER_DEPTH = 8;
+
+/**
+ * The agent's outcomes, each untested one whose failed precondition (`blockedBy`: that check, on the same
+ * call — or the session, for a session-level check) is a baselined fail or warn marked `coveredBy` it. The
+ * precondition may itself be untested and covered in turn. A blocker that failed on another call, or whose
+ * failure is not baselined, covers nothing: the outcome stays unverified.
+ */
+export function coverByBaseline(outcomes: readonly ReportOutcome[]): ReportOutcome[] {
+  const byCheck = new Map<string, ReportOutcome[]>();
+  for (const o of outcomes) {
+    const list = byCheck.get(o.check);
+    if (list) list.push(o);
+    else byCheck.set(o.check, [o]);
+  }
+  const memo = new Map<ReportOutcome, string | null>();
+  const coverOf = (o: ReportOutcome, depth: number): string | null => {
+    if (o.status === 'fail' || o.status === 'warn') return o.baseline !== undefined ? `${o.check} › ${o.tool}` : null;
+    const blocker = o.blockedBy;
+    if (o.status !== 'untested' || blocker === undefined || depth > MAX_BLOCKER_DEPTH) return null;
+    const known = memo.get(o);
+    if (known !== undefined) return known;
+    memo.set(o, null); // a cycle covers nothing
+    let found: string | null = null;
+    for (const b of byCheck.get(blocker.check) ?? []) {
+      if (b === o || b.call !== blocker.call) continue;
+      found = coverOf(b, depth + 1);
+      if (found !== null) break;
+    }
+    memo.set(o, found);
+    return found;
+  };
+  return outcomes.map((o) => {
+    if (o.status !== 'untested' || o.blockedBy === undefined) return o;
+    const cover = coverOf(o, 0);
+    return cover === null ? o : { ...o, coveredBy: cover };
+  });
 }
 
 /**
@@ -261,7 +348,7 @@ export function agentVerdict(a: AgentReport, strict: boolean): Verdict {
 
 /** Why an agent is incomplete, in one line (null when it is not). */
 export function incompleteReason(a: AgentReport, strict: boolean): string | null {
-  if (!a.reachable) return a.incomplete ?? 'initialize did not answer';
+  if (!a.reachable) return a.incomplete ?? (a.down ? `unreachable: ${a.down.detail}` : 'initialize did not answer');
   if (a.incomplete !== null) return a.incomplete;
   if (agentVerdict(a, strict) !== 'incomplete') return null;
   const open = a.outcomes.filter((o) => leavesUnverified(o, strict));
@@ -283,17 +370,21 @@ export function exitCodeOf(report: RunReport): 0 | 1 | 3 {
   return verdict === 'incomplete' ? 3 : verdict === 'nonconformant' ? 1 : 0;
 }
 
-/** The verdict in words, always qualified by what it was measured against (never "certified"). */
-export function verdictText(verdict: Verdict, adcpVersion: string | null, harnessVersion: string | undefined): string {
+/**
+ * The verdict in words, always qualified by what it was measured against (never "certified"), and by the
+ * baseline when `baselined` failures (Counts.baselined) were excused: "conformant with baseline".
+ */
+export function verdictText(verdict: Verdict, adcpVersion: string | null, harnessVersion: string | undefined, baselined = 0): string {
   const per = `per adcp-conformance ${harnessVersion ?? '(unknown version)'}`;
   const adcp = adcpVersion && adcpVersion !== 'none' ? `AdCP ${adcpVersion}` : 'AdCP (version unknown)';
+  const excused = baselined > 0 ? ` (${baselined} baselined failure${baselined === 1 ? '' : 's'} not counted)` : '';
   switch (verdict) {
     case 'conformant':
-      return `conformant to ${adcp} ${per}`;
+      return `conformant${excused ? ' with baseline' : ''} to ${adcp} ${per}${excused}`;
     case 'nonconformant':
-      return `nonconformant to ${adcp} ${per}`;
+      return `nonconformant to ${adcp} ${per}${excused}`;
     case 'incomplete':
-      return `incomplete: conformance to ${adcp} not established ${per}`;
+      return `incomplete: conformance to ${adcp} not established ${per}${excused}`;
   }
 }
 

@@ -1,26 +1,36 @@
 // The terminal summary printed after a run: a table agent × verdict / AdCP / counts, then one block per
-// failure (check id, tool, JSON pointer, expected vs found, the seller's answer, diagnosis, fix, spec). Strings are already sanitized
-// (no control characters, so no seller-made escape sequences); colour only when asked.
+// finding — a check's failures on one agent grouped across calls (where, expected vs found, the seller's
+// answer, diagnosis; fix and spec once) — then the headline and, last, the gate that decided the exit
+// code. Strings are already sanitized (no control characters, so no seller-made escape sequences);
+// colour only when asked.
 import {
-  agentVerdict,
   baselineUse,
   configErrorsOf,
-  countOutcomes,
-  failsRun,
   incompleteReason,
   leavesUnverified,
   regressionCount,
-  runVerdict,
   storyboardCounts,
   storyboardScope,
-  verdictText,
-  type AgentReport,
   type Comparison,
-  type ReportOutcome,
   type RunReport,
 } from './model.ts';
 import { changeRows, comparisonHeadline } from './compare.ts';
-import { evidenceLines } from './evidence-text.ts';
+import { catalogCounts, catalogOutcomes } from './counts.ts';
+import { callEvidenceLines, ruleLines } from './evidence-text.ts';
+import {
+  callList,
+  catalogFindings,
+  groupSpread,
+  groupTitle,
+  sectionCounts,
+  shortDetail,
+  storyboardFailures,
+  VARIANTS_SHOWN,
+  type FindingGroup,
+  type FindingKind,
+  type FindingSection,
+} from './findings.ts';
+import { downWords, gate, headline, verdictCell } from './gate.ts';
 import { HARNESS_VERSION } from '../version.ts';
 
 export interface Paint {
@@ -42,14 +52,22 @@ export function paintFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): P
   return stream.isTTY === true && !noColor ? colours : plain;
 }
 
-export function renderTerminalSummary(report: RunReport, paint: Paint = plain): string {
+export interface TerminalOptions {
+  /** `--quiet`: the verdict table, one line per failing check, the headline and the gate. */
+  quiet?: boolean;
+  /** The report files written, listed before the headline (the gate stays the last line). */
+  reports?: readonly string[];
+}
+
+export function renderTerminalSummary(report: RunReport, paint: Paint = plain, options: TerminalOptions = {}): string {
+  const quiet = options.quiet === true;
   const header = ['agent', 'verdict', 'AdCP', 'pass', 'fail', 'warn', 'untested', 'n/a', 'baselined'];
   const rows = report.agents.map((a) => {
-    const c = countOutcomes(a.outcomes);
+    const c = catalogCounts(a);
     const adcp = a.adcpVersion && a.adcpVersion !== 'none' ? a.adcpVersion : '—';
     return [
       a.name,
-      agentVerdict(a, report.strict),
+      verdictCell(a, report.strict),
       adcp,
       String(c.pass),
       String(c.fail),
@@ -64,56 +82,70 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain): 
   const colour = (verdict: string) => (verdict === 'conformant' ? paint.green : verdict === 'nonconformant' ? paint.red : paint.yellow);
   // The comparison opens the summary: what changed since last night comes before everything else.
   const out: string[] = [
-    ...(report.comparison ? comparisonBlock(report.comparison, paint) : []),
+    ...(report.comparison && !quiet ? comparisonBlock(report.comparison, paint) : []),
     '',
     paint.bold(header.map(cell).join('  ')),
   ];
   for (const [n, r] of rows.entries()) {
     const a = report.agents[n];
     out.push(r.map((text, i) => (i === 1 ? colour(text)(cell(text, i)) : cell(text, i))).join('  '));
-    if (a?.adcpVersionReason) out.push(`  ${paint.dim(`AdCP ${a.adcpVersion ?? '—'}: ${a.adcpVersionReason}`)}`);
-    const why = a ? incompleteReason(a, report.strict) : null;
-    if (why !== null) out.push(`  ${paint.yellow(`incomplete: ${why}`)}`);
-    if (a?.stderrTail) out.push(`  ${paint.dim(`stderr: ${a.stderrTail}`)}`);
+    if (!a) continue;
+    if (a.adcpVersionReason && !quiet) out.push(`  ${paint.dim(`AdCP ${a.adcpVersion ?? '—'}: ${a.adcpVersionReason}`)}`);
+    if (!a.reachable && a.down) out.push(`  ${paint.yellow(`down: ${a.down.detail}`)}`, `  ${paint.dim(`fix:  ${a.down.fix}`)}`);
+    else {
+      const why = incompleteReason(a, report.strict);
+      if (why !== null) out.push(`  ${paint.yellow(`incomplete: ${why}`)}`);
+    }
+    if (a.stderrTail && !quiet) out.push(`  ${paint.dim(`stderr: ${a.stderrTail}`)}`);
   }
 
-  const failures = report.agents.flatMap((a) => a.outcomes.filter((o) => failsRun(o, report.strict) && !o.flaky).map((o) => ({ a, o })));
-  if (failures.length) {
-    out.push('', paint.bold(`Failures (${failures.length})`));
-    for (const { a, o } of failures) out.push(...block(a, o, paint.red('✗'), paint));
-  }
-  const flaky = report.agents.flatMap((a) => a.outcomes.filter((o) => failsRun(o, report.strict) && o.flaky).map((o) => ({ a, o })));
-  if (flaky.length) {
-    out.push(
-      '',
-      paint.bold(`Flaky (${flaky.length}; failed, then passed when re-verified in a fresh session: still failures, never regressions)`),
-    );
-    for (const { a, o } of flaky) out.push(...block(a, o, paint.yellow('≈'), paint));
-  }
-  const warnings = report.agents.flatMap((a) =>
-    a.outcomes.filter((o) => o.status === 'warn' && !failsRun(o, report.strict) && o.baseline === undefined).map((o) => ({ a, o })),
-  );
-  if (warnings.length) {
-    out.push('', paint.bold(`Warnings, SHOULD (${warnings.length}; fail only under --strict)`));
-    for (const { a, o } of warnings) out.push(...block(a, o, paint.yellow('!'), paint));
-  }
-  const unverified = report.agents.flatMap((a) =>
-    (a.reachable ? a.outcomes : []).filter((o) => leavesUnverified(o, report.strict)).map((o) => ({ a, o })),
-  );
-  if (unverified.length) {
-    out.push('', paint.bold(`Not verified (${unverified.length}; applicable checks that could not be judged)`));
-    for (const { a, o } of unverified.slice(0, UNVERIFIED_SHOWN))
-      out.push(`  ${paint.yellow('?')} ${a.name}  ${o.check} › ${o.tool}  ${paint.dim(o.message)}`);
-    if (unverified.length > UNVERIFIED_SHOWN) out.push(`  … ${unverified.length - UNVERIFIED_SHOWN} more in report.json`);
-  }
-  out.push(...storyboardLines(report, paint));
-  const baselined = report.agents.flatMap((a) =>
-    a.outcomes.filter((o) => o.baseline !== undefined && (o.status === 'fail' || o.status === 'warn')).map((o) => ({ a, o })),
-  );
-  if (baselined.length) {
-    out.push('', paint.bold(`Expected failures from the baseline (${baselined.length}; not counted)`));
-    for (const { a, o } of baselined)
-      out.push(`  ${paint.dim('~')} ${a.name}  ${o.check} › ${o.tool}  ${paint.dim(`baseline: ${o.baseline ?? ''}`)}`);
+  const sections = catalogFindings(report);
+  const section = (kind: FindingKind) => sections.find((s) => s.kind === kind)!;
+  if (quiet) out.push(...quietLines(sections, report.strict, paint));
+  else {
+    const fail = section('fail');
+    if (fail.groups.length) {
+      out.push('', paint.bold(`Failures (${sectionCounts(fail)})`));
+      for (const g of fail.groups) out.push(...groupBlock(g, paint.red('✗'), paint));
+    }
+    const flaky = section('flaky');
+    if (flaky.groups.length) {
+      out.push(
+        '',
+        paint.bold(
+          `Flaky (${sectionCounts(flaky)}; failed, then passed when re-verified in a fresh session: still failures, never regressions)`,
+        ),
+      );
+      for (const g of flaky.groups) out.push(...groupBlock(g, paint.yellow('≈'), paint));
+    }
+    const warn = section('warn');
+    if (warn.groups.length) {
+      const how = report.strict ? 'failing the run: --strict' : 'fail only under --strict';
+      out.push('', paint.bold(`Warnings, SHOULD (${sectionCounts(warn)}; ${how})`));
+      for (const g of warn.groups) out.push(...groupBlock(g, report.strict ? paint.red('!') : paint.yellow('!'), paint));
+    }
+    out.push(...untestedLines(section('untested'), report, paint));
+    out.push(...storyboardLines(report, paint));
+    const baselined = section('baselined');
+    if (baselined.groups.length) {
+      out.push('', paint.bold(`Expected failures from the baseline (${sectionCounts(baselined)}; not counted)`));
+      for (const g of baselined.groups) {
+        const spread = groupSpread(g);
+        out.push(
+          `  ${paint.dim('~')} ${g.agent.name}  ${groupTitle(g)}  ${paint.dim(`baseline: ${g.outcomes[0]?.baseline ?? ''}`)}${spread ? `  ${paint.dim(`(${spread})`)}` : ''}`,
+        );
+      }
+    }
+    const covered = section('covered');
+    if (covered.groups.length) {
+      out.push('', paint.bold(`Left untested by a baselined failure (${sectionCounts(covered)}; covered by the baseline)`));
+      for (const g of covered.groups) {
+        const spread = groupSpread(g);
+        out.push(
+          `  ${paint.dim('~')} ${g.agent.name}  ${groupTitle(g)}${spread ? `  ${spread}` : ''}  ${paint.dim(`behind ${g.outcomes[0]?.coveredBy ?? ''}`)}`,
+        );
+      }
+    }
   }
   if (report.cutShort) out.push('', paint.yellow(`Run cut short: ${report.cutShort}`));
   const configErrors = configErrorsOf(report);
@@ -121,7 +153,7 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain): 
     out.push('', paint.bold(paint.red(`Config errors (${configErrors.length}; exit 2: fix the config)`)));
     for (const e of configErrors) out.push(`  ${paint.red('✗')} ${e}`);
   }
-  out.push('', paint.dim(baselineUse(report).text));
+  if (!quiet) out.push('', paint.dim(baselineUse(report).text));
   if (report.failOn === 'regressions' && report.comparison) {
     const n = regressionCount(report.comparison);
     out.push(
@@ -130,14 +162,56 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain): 
         : paint.green('--fail-on regressions: no regression since the compared run'),
     );
   }
-  out.push('', verdictLine(report, paint), '');
+  if (options.reports?.length) out.push(paint.dim(`reports: ${options.reports.join(', ')}`));
+  const g = gate(report);
+  out.push('', verdictLine(report, paint), g.pass ? paint.green(g.text) : paint.red(g.text), '');
   return out.join('\n');
+}
+
+/** `--quiet`: one line per failing check (warnings too under --strict), each with its spread and what went wrong. */
+function quietLines(sections: readonly FindingSection[], strict: boolean, paint: Paint): string[] {
+  const failing = sections.filter((s) => s.kind === 'fail' || s.kind === 'flaky' || (strict && s.kind === 'warn'));
+  const lines = failing.flatMap((s) =>
+    s.groups.map((g) => {
+      const mark = s.kind === 'flaky' ? paint.yellow('≈') : paint.red(s.kind === 'warn' ? '!' : '✗');
+      const spread = groupSpread(g);
+      const first = g.outcomes[0];
+      return `  ${mark} ${g.agent.name}  ${paint.bold(groupTitle(g))}  ${paint.dim(`[${first?.severity ?? ''}]`)}${spread ? `  ${spread}` : ''}${first ? `  ${paint.dim(shortDetail(first))}` : ''}`;
+    }),
+  );
+  return lines.length ? ['', ...lines] : [];
+}
+
+/** Not verified: one line per finding; an unreachable agent's checks as one line. */
+function untestedLines(s: FindingSection, report: RunReport, paint: Paint): string[] {
+  if (!s.findings) return [];
+  const open = report.agents
+    .filter((a) => a.reachable)
+    .reduce((n, a) => n + catalogOutcomes(a).filter((o) => leavesUnverified(o, report.strict)).length, 0);
+  const out = [
+    '',
+    paint.bold(`Not verified (${sectionCounts(s)}; applicable checks that could not be judged, ${open} leaving the verdict incomplete)`),
+  ];
+  for (const u of s.unreachable) {
+    const why = u.agent.down ? `down: ${downWords(u.agent.down.cause)}` : 'initialize did not answer';
+    out.push(`  ${paint.yellow('?')} ${u.agent.name}  every check (${u.outcomes})  ${paint.dim(`the agent could not be reached: ${why}`)}`);
+  }
+  for (const g of s.groups.slice(0, UNVERIFIED_SHOWN)) {
+    const spread = groupSpread(g);
+    out.push(
+      `  ${paint.yellow('?')} ${g.agent.name}  ${groupTitle(g)}${spread ? `  ${spread}` : ''}  ${paint.dim(g.outcomes[0]?.message ?? '')}`,
+    );
+  }
+  if (s.groups.length > UNVERIFIED_SHOWN) out.push(`  … ${s.groups.length - UNVERIFIED_SHOWN} more in report.json`);
+  return out;
 }
 
 const UNVERIFIED_SHOWN = 20;
 const STORYBOARD_FAILURES_SHOWN = 20;
+/** Tool labels listed per finding; the rest are counted. */
+const CALLS_SHOWN = 6;
 
-/** The official storyboards: counts per agent and the failures (advisory unless --strict-storyboards). */
+/** The official storyboards: counts per agent and the failures by storyboard (advisory unless --strict-storyboards). */
 function storyboardLines(report: RunReport, paint: Paint): string[] {
   const sb = report.run?.storyboards;
   const rows = report.agents.map((a) => ({ a, c: storyboardCounts(a) })).filter((r) => r.c !== null);
@@ -145,18 +219,23 @@ function storyboardLines(report: RunReport, paint: Paint): string[] {
   const how = sb?.strict ? 'counted: --strict-storyboards' : 'advisory: not in the verdict';
   const out = [
     '',
-    paint.bold(`Storyboards ${sb?.selection ?? ''} (AdCP storyboard corpus ${sb?.corpusVersion ?? '?'}; ${how})`),
+    paint.bold(
+      `Storyboards ${sb?.selection ?? ''} (AdCP storyboard corpus ${sb?.corpusVersion ?? '?'}; ${how}; counted apart from the table)`,
+    ),
     `  the corpus ${storyboardScope(sb?.corpusVersion ?? '?')}`,
   ];
   for (const { a, c } of rows) out.push(`  ${a.name}  ${c!.pass} pass, ${c!.fail} fail, ${c!.untested} untested, ${c!.notApplicable} n/a`);
-  const failed = report.agents.flatMap((a) =>
-    a.outcomes.filter((o) => o.check.startsWith('storyboard.') && o.status === 'fail').map((o) => ({ a, o })),
-  );
-  for (const { a, o } of failed.slice(0, STORYBOARD_FAILURES_SHOWN))
-    out.push(`  ${paint.yellow('✗')} ${a.name}  ${o.check} › ${o.tool}  ${paint.dim(o.message)}`);
+  const failed = storyboardFailures(report);
+  for (const g of failed.slice(0, STORYBOARD_FAILURES_SHOWN)) {
+    const spread = groupSpread(g);
+    out.push(
+      `  ${paint.yellow('✗')} ${g.agent.name}  ${groupTitle(g)}${spread ? `  ${spread.replace(/ calls$/, ' steps')}` : ''}  ${paint.dim(g.outcomes[0]?.message ?? '')}`,
+    );
+  }
   if (failed.length > STORYBOARD_FAILURES_SHOWN) out.push(`  … ${failed.length - STORYBOARD_FAILURES_SHOWN} more in report.json`);
   return out;
 }
+
 /** Changes listed in the terminal per kind; the rest are in report.json and report.html. */
 const CHANGES_SHOWN = 30;
 
@@ -192,25 +271,37 @@ function comparisonBlock(c: Comparison, paint: Paint): string[] {
   return out;
 }
 
-function block(a: AgentReport, o: ReportOutcome, mark: string, paint: Paint): string[] {
-  const lines = [`  ${mark} ${a.name}  ${paint.bold(o.check)} › ${o.tool}  ${paint.dim(`[${o.severity}]`)}`];
-  for (const line of evidenceLines(o)) {
-    const dim = line.startsWith('spec:') || line.startsWith('duration:');
-    lines.push(`      ${dim ? paint.dim(line) : line}`);
+/** One finding: the check once, where it failed, the evidence of the first call of each distinct message, the fix and spec once. */
+function groupBlock(g: FindingGroup, mark: string, paint: Paint): string[] {
+  const first = g.outcomes[0];
+  if (!first) return [];
+  const spread = groupSpread(g);
+  const single = g.outcomes.length === 1;
+  const lines = [
+    `  ${mark} ${g.agent.name}  ${paint.bold(g.check)}${single ? ` › ${first.tool}` : ''}  ${paint.dim(`[${first.severity}]`)}${spread ? `  ${spread}` : ''}`,
+  ];
+  const indent = (line: string) => `      ${line.startsWith('duration:') ? paint.dim(line) : line}`;
+  const shown = g.variants.slice(0, VARIANTS_SHOWN);
+  for (const v of shown) {
+    if (!single) {
+      const count = g.variants.length > 1 ? ` (${v.tools.length} call${v.tools.length === 1 ? '' : 's'})` : '';
+      lines.push(indent(`on:       ${callList(v.tools, CALLS_SHOWN)}${count}`));
+    }
+    lines.push(...callEvidenceLines(v.first).map(indent));
   }
+  const rest = g.variants.slice(VARIANTS_SHOWN);
+  if (rest.length) {
+    const calls = rest.reduce((n, v) => n + v.tools.length, 0);
+    lines.push(indent(`… ${rest.length} more distinct message(s) on ${calls} call(s): see report.json`));
+  }
+  for (const line of ruleLines(first)) lines.push(`      ${line.startsWith('spec:') ? paint.dim(line) : line}`);
   return lines;
 }
 
-/** The run's verdict, qualified by what it was measured against. */
+/** The run's headline, qualified by what it was measured against (the gate line follows it). */
 function verdictLine(report: RunReport, paint: Paint): string {
-  const verdict = runVerdict(report);
-  const harness = report.run?.harnessVersion ?? HARNESS_VERSION;
-  const versions = [...new Set(report.agents.map((a) => a.adcpVersion).filter((v): v is string => v !== null && v !== 'none'))];
-  const adcp = versions.length === 1 ? (versions[0] ?? null) : null;
-  const many = report.agents.length > 1 ? `${report.agents.length} agents ` : '';
-  const each = versions.length > 1 ? ' (each to the AdCP version in its row)' : '';
-  const text = verdictText(verdict, adcp, harness);
-  if (verdict === 'conformant') return paint.green(`✓ ${many}${text}${each}`) + (report.strict ? ' (strict)' : '');
-  if (verdict === 'nonconformant') return paint.red(`✗ ${many}${text}${each}`);
-  return paint.yellow(`⚠ ${text}: an agent could not be reached or fully verified, or the run was cut short`);
+  const { verdict, text } = headline(report, report.run?.harnessVersion ?? HARNESS_VERSION);
+  if (verdict === 'conformant') return paint.green(`✓ ${text}`);
+  if (verdict === 'nonconformant') return paint.red(`✗ ${text}`);
+  return paint.yellow(`⚠ ${text}`);
 }

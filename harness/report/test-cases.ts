@@ -158,7 +158,11 @@ export function caseFailureBody(c: TestCase): string {
 
 /** `untested: reason` for one outcome; for several, how many of how many, the reasons and what the rest did. */
 function skipMessage(kind: 'untested' | 'not-applicable', those: readonly ReportOutcome[], all: readonly ReportOutcome[]): string {
-  const reasons = distinct(those.map((o) => o.message || 'no reason given'));
+  const reasons = distinct(
+    those.map(
+      (o) => `${o.message || 'no reason given'}${o.coveredBy !== undefined ? ` (covered by the baselined failure ${o.coveredBy})` : ''}`,
+    ),
+  );
   const quoted =
     reasons.slice(0, SHOWN_REASONS).join(' | ') +
     (reasons.length > SHOWN_REASONS ? ` | … (${reasons.length - SHOWN_REASONS} more reasons)` : '');

@@ -1,5 +1,6 @@
 // Probe every agent: up to `concurrency` agents at once, each agent's calls in order (captureAgent),
 // each bounded by its own agent timeout plus a grace period in case a transport ignores its timers.
+import { downReason } from '../capture/down-reason.ts';
 import pLimit from 'p-limit';
 import type { AgentCapture } from '../capture/exchange.ts';
 import type { AgentConfig } from '../config/types.ts';
@@ -56,7 +57,7 @@ export async function captureAll(
 }
 
 function summary(c: AgentCapture): string {
-  if (!c.initialize.ok) return `unreachable: ${c.initialize.failure.kind}: ${c.initialize.failure.message}`;
+  if (!c.initialize.ok) return `unreachable: ${downReason(c)?.detail ?? c.initialize.failure.message}`;
   const calls = `${c.exchanges.length} call${c.exchanges.length === 1 ? '' : 's'}`;
   return c.aborted ? `cut short after ${calls}: ${c.aborted.kind}: ${c.aborted.message}` : `done: ${calls}`;
 }

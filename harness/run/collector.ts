@@ -66,6 +66,7 @@ export class OutcomeCollector implements Reporter {
           name: facts.name,
           properties: agentProperties({ ...facts, outcomes }, strict),
           cases,
+          durationMs: facts.durationMs,
         });
       }
       if (!found) run.broken.set(key, module.errors().map(errorText).join('; ') || `suite ${module.state()}`);

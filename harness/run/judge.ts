@@ -11,9 +11,10 @@ import { pointerOf } from '../config/errors.ts';
 import type { SchemaSource } from '../schemas/index.ts';
 import { judgeInSandbox, type JudgeBudget } from './judge-sandbox.ts';
 import { storyboardReportOutcomes, type AgentStoryboards } from './storyboards.ts';
-import type { AgentFacts, ReportOutcome } from '../report/model.ts';
+import { coverByBaseline, type AgentFacts, type ReportOutcome } from '../report/model.ts';
 import { MAX_TEXT, optionalText, sellerText } from '../sanitize.ts';
 import { attachEvidence, releaseFacts } from './evidence.ts';
+import { downReason } from '../capture/down-reason.ts';
 import type { AgentSuiteData } from './suite-data.ts';
 
 export interface JudgeOptions {
@@ -103,6 +104,13 @@ export async function judgeCapture(capture: AgentCapture, opts: JudgeOptions): P
     durationMs: opts.durationMs === undefined ? null : Math.round(opts.durationMs),
   };
   if (showStderr) facts.stderrTail = sellerText(stderrTail.trim(), secrets, 1000);
+  const down = downReason(capture);
+  if (down) {
+    facts.down = { cause: down.cause, detail: sellerText(down.detail, secrets, 600), fix: sellerText(down.fix, secrets, 400) };
+    // The handshake's failure gets the fix that fits the cause (a crash is not fixed by answering initialize).
+    const fix = facts.down.fix;
+    outcomes = outcomes.map((o) => (o.check === initializeCheck.id && o.status === 'fail' ? { ...o, fix } : o));
+  }
   if (opts.interrupted) {
     facts.incomplete = facts.incomplete ?? 'run interrupted';
     outcomes = outcomes.map((o) => (o.status === 'fail' && o.found?.includes(CANCELLED) ? interruptedOutcome(o) : o));
@@ -127,7 +135,8 @@ export async function judgeCapture(capture: AgentCapture, opts: JudgeOptions): P
   if (configErrors.length) facts.configErrors = configErrors;
   const expect = opts.noBaseline ? undefined : opts.expect;
   const text = sellerTexts(secrets);
-  const reported = outcomes.map((o) => reportOutcome(o, expect, text));
+  // An outcome left untested by a baselined failure is covered by that baseline (not unverified).
+  const reported = coverByBaseline(outcomes.map((o) => reportOutcome(o, expect, text)));
   attachEvidence(reported, capture, secrets);
   return { facts, outcomes: reported, strict: opts.strict, junitAll: opts.junitAll === true };
 }
@@ -203,6 +212,11 @@ function reportOutcome(o: Outcome, expect: Readonly<Record<string, string>> | un
   };
   if (o.call !== undefined) out.call = o.call;
   if (o.advisory) out.advisory = true;
+  if (o.blockedBy !== undefined)
+    out.blockedBy =
+      o.blockedBy.call === undefined
+        ? { check: text(o.blockedBy.check, 200) }
+        : { check: text(o.blockedBy.check, 200), call: o.blockedBy.call };
   if (o.pointer !== undefined) out.pointer = text(o.pointer, 300);
   if (o.expected !== undefined) out.expected = text(o.expected, 500);
   if (o.found !== undefined) out.found = text(o.found, 500);

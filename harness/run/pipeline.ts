@@ -436,8 +436,8 @@ async function finish(
   const written = await writeReports(report, collected?.junit ?? [], resolve(opts.out), opts.reporters, junitFile);
   if (opts.reporters.has('summary')) {
     const paint = paintFor(process.stdout, process.env);
-    process.stdout.write(renderTerminalSummary(report, paint));
-    if (written.length) process.stdout.write(paint.dim(`reports: ${written.join(', ')}`) + '\n');
+    // The report files are listed inside the summary, so its gate line stays the last line printed.
+    process.stdout.write(renderTerminalSummary(report, paint, { quiet: opts.quiet === true, reports: written }));
   }
   if (diagnostics) process.stderr.write(`vitest output:\n${diagnostics}\n`);
   if (opts.writeBaseline !== undefined) {

@@ -189,7 +189,8 @@ function render(
     .join(', ');
   const adcp = report.adcpVersion ? ` · AdCP ${report.adcpVersion}${report.adcpVersionReason ? ` (${report.adcpVersionReason})` : ''}` : '';
   out.push(paint.bold(`probe ${escapeVisible(r.probe.tool, 128)} → ${report.name}`) + paint.dim(` (${facts})${adcp}`));
-  if (!capture.initialize.ok)
+  if (report.down) out.push(paint.red(`unreachable: ${report.down.detail}`), `  ${paint.bold('fix:')} ${report.down.fix}`);
+  else if (!capture.initialize.ok)
     out.push(
       paint.red(`unreachable: ${sellerText(`${capture.initialize.failure.kind}: ${capture.initialize.failure.message}`, secrets, 600)}`),
     );

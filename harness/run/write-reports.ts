@@ -3,7 +3,7 @@
 // previous run's reports (or none), never a half-written one that looks complete.
 // Also the check that --out / --record can be written, made before anything runs (exit 2 at once).
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { buildReportJson } from '../report/json.ts';
 import { decorateJunit, type JunitSuiteInfo } from '../report/junit.ts';
@@ -15,9 +15,13 @@ import { UsageError, type ReporterName } from './options.ts';
 
 export const JUNIT_FILE = 'junit.xml';
 
+/** GitHub's limit on one step's summary (docs.github.com: "Adding a job summary"). */
+export const STEP_SUMMARY_LIMIT = 1024 * 1024;
+
 /**
  * `junitSource`: where vitest's junit reporter wrote its XML (a private scratch file, never --out).
  * When vitest wrote no complete XML, there is no junit.xml for this run: a stale one is removed.
+ * Under GitHub Actions (`GITHUB_STEP_SUMMARY` names a file) the Markdown summary is appended there too.
  */
 export async function writeReports(
   report: RunReport,
@@ -25,6 +29,7 @@ export async function writeReports(
   outDir: string,
   reporters: ReadonlySet<ReporterName>,
   junitSource: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<string[]> {
   await makeDirectory(outDir);
   const files: Array<[string, string]> = [];
@@ -35,7 +40,9 @@ export async function writeReports(
     else await rm(join(outDir, JUNIT_FILE), { force: true });
   }
   if (reporters.has('json')) files.push(['report.json', JSON.stringify(buildReportJson(report), null, 2) + '\n']);
-  if (reporters.has('markdown')) files.push(['summary.md', renderSummaryMarkdown(report)]);
+  const stepSummary = env['GITHUB_STEP_SUMMARY'];
+  const markdown = reporters.has('markdown') || stepSummary ? renderSummaryMarkdown(report) : '';
+  if (reporters.has('markdown')) files.push(['summary.md', markdown]);
   if (reporters.has('html')) files.push(['report.html', renderHtmlReport(report)]);
   if (reporters.has('badge')) {
     await makeDirectory(join(outDir, 'badges'));
@@ -54,7 +61,35 @@ export async function writeReports(
   } finally {
     await Promise.all(staged.map(([temp]) => rm(temp, { force: true })));
   }
-  return staged.map(([, file]) => file);
+  const written = staged.map(([, file]) => file);
+  if (stepSummary && (await appendStepSummary(stepSummary, markdown)) !== 'failed') written.push(stepSummary);
+  return written;
+}
+
+/**
+ * Appends the summary to a GitHub step summary file (never overwrites: earlier steps' text stays). GitHub
+ * rejects a step summary over 1 MiB, so when this one would take the file past it, a one-line note goes
+ * there instead; nothing when even the note would not fit. A file that cannot be written is said on
+ * stderr: the run's own reports are already written, and its exit code stands.
+ */
+export async function appendStepSummary(file: string, markdown: string): Promise<'appended' | 'note' | 'failed'> {
+  try {
+    const size = (await stat(file).catch(() => undefined))?.size ?? 0;
+    const text = markdown.endsWith('\n') ? markdown : `${markdown}\n`;
+    const bytes = Buffer.byteLength(text);
+    if (size + bytes <= STEP_SUMMARY_LIMIT) {
+      await appendFile(file, text);
+      return 'appended';
+    }
+    const note = `\n**adcp-conformance**: this run's summary (${Math.ceil(bytes / 1024)} KiB) would take the step summary past GitHub's 1 MiB limit: read it in the run's reports.\n`;
+    if (size + Buffer.byteLength(note) <= STEP_SUMMARY_LIMIT) await appendFile(file, note);
+    return 'note';
+  } catch (err) {
+    process.stderr.write(
+      `adcp-conformance: could not append the summary to GITHUB_STEP_SUMMARY (${err instanceof Error ? err.message : String(err)})\n`,
+    );
+    return 'failed';
+  }
 }
 
 /**

@@ -78,6 +78,7 @@ describe('transport.tools-list', () => {
     expect(verdictOf(toolsList, capture(initFailed))).toEqual({
       status: 'untested',
       reason: expect.stringContaining('see transport.initialize'),
+      blockedBy: { check: 'transport.initialize' },
     });
   });
 });
@@ -94,6 +95,7 @@ describe('transport.stdio-stdout', () => {
     expect(verdictOf(stdioStdout, capture(initFailed))).toEqual({
       status: 'untested',
       reason: expect.stringContaining('see transport.initialize'),
+      blockedBy: { check: 'transport.initialize' },
     });
     expect(only(stdioStdout, capture({ ...initFailed, stdio: { stdoutJunk: ['Starting server…'], stderrTail: '' } }))).toBe('fail');
   });
@@ -157,7 +159,11 @@ describe('transport.http-response', () => {
     };
     for (const status of [401, 404]) {
       const v = verdictOf(httpResponse, http([{ method: 'initialize', status, contentType: 'application/json' }], undefined, failed));
-      expect(v).toEqual({ status: 'untested', reason: expect.stringContaining('see transport.initialize') });
+      expect(v).toEqual({
+        status: 'untested',
+        reason: expect.stringContaining('see transport.initialize'),
+        blockedBy: { check: 'transport.initialize' },
+      });
     }
     expect(only(httpResponse, http([], undefined, failed))).toBe('untested');
     // A rule broken on the way is still a failure: a 200 initialize answer in text/html.
@@ -471,6 +477,7 @@ describe('capabilities.adcp-tools', () => {
     expect(verdictOf(adcpTools, capture(initFailed))).toEqual({
       status: 'untested',
       reason: expect.stringContaining('see transport.initialize'),
+      blockedBy: { check: 'transport.initialize' },
     });
     expect(only(adcpTools, capture({ toolsList: { ok: false, failure: { kind: 'timeout', message: 'tools/list timed out' } } }))).toBe(
       'untested',

@@ -52,7 +52,7 @@ describe('--timeout and the waiting line', () => {
     expect(r.stderr).toMatch(/^node\s+waiting on initialize \(5 s of 6 s\)$/m);
     const report = await readReport(out);
     expect(report.agents[0]!.reachable).toBe(false);
-    expect(JSON.stringify(report.agents[0])).toMatch(/no answer within 6000 ms/);
+    expect(JSON.stringify(report.agents[0])).toMatch(/no answer to initialize within 6000 ms/);
   }, 120_000);
 
   test('bad timeouts, or timeouts without a command-line agent, are usage errors (exit 2)', async () => {

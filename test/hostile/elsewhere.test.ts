@@ -32,7 +32,7 @@ describe.concurrent('redirects, challenges and headers', () => {
       await elsewhere.of('redirect-308-init'),
       'redirect-308-init',
       'transport.initialize',
-      /http-status: initialize got HTTP 308/,
+      /initialize got HTTP 308 Permanent Redirect/,
     );
   });
 

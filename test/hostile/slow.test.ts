@@ -51,12 +51,7 @@ describe.concurrent('slow and endless', () => {
 
   test('blackhole-init: initialize fails at the connect timeout', async () => {
     const run = await slow.of('blackhole-init');
-    expectFinding(
-      run,
-      'blackhole-init',
-      'transport.initialize',
-      new RegExp(`timeout: initialize: no answer within ${TIMEOUTS.connect} ms`),
-    );
+    expectFinding(run, 'blackhole-init', 'transport.initialize', new RegExp(`no answer to initialize within ${TIMEOUTS.connect} ms`));
     expect(run.report?.exitCode).toBe(3);
   });
 });

@@ -4,36 +4,18 @@
 // first, a card per seller with its verdict and counts, findings with their evidence, filters that work
 // by clicking, the check × seller matrix — and not one network request, nor any seller markup rendered.
 // Skips, saying why, when no Chromium can be launched (.ci/run installs Debian's `chromium`).
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli, tempDirs } from '../run/cli.helpers.ts';
 import { inventory } from '../run/nightly.helpers.ts';
+import { launchBrowser } from './browser.helpers.ts';
 
 const tmp = tempDirs();
 const HOSTILE_TEXT =
   '<script>window.__pwned = 1</script><img src="http://127.0.0.1:9/pwned.png" onerror="window.__pwned = 2">" onmouseover="window.__pwned = 3';
-
-/** Debian's chromium (or CHROMIUM_PATH), launched once; the reason when it cannot be. */
-async function launchBrowser(): Promise<{ browser: Browser } | { why: string }> {
-  const candidates = [process.env['CHROMIUM_PATH'], '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].filter(
-    (p): p is string => !!p,
-  );
-  const executablePath = candidates.find((p) => existsSync(p));
-  if (!executablePath)
-    return { why: `no Chromium found (looked for ${candidates.join(', ')}); install it with: apt-get install -y chromium` };
-  try {
-    // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
-    return { browser: await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'], timeout: 60_000 }) };
-  } catch (err) {
-    return {
-      why: `Chromium at ${executablePath} could not be launched: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`,
-    };
-  }
-}
 
 const launched = await launchBrowser();
 
@@ -126,9 +108,11 @@ if ('why' in launched) {
       expect(await count('charlie', 'flaky')).toBe('1');
       expect(await count('delta', 'fail')).toBe('1');
       expect(await page.locator('.card[data-agent="delta"]').innerText()).toContain('FATAL: upstream inventory service unreachable');
+      // The headline counts verdicts; the gate line states what decided the exit code.
       expect(await page.locator('#run-verdict').innerText()).toMatch(
-        /^⚠ 4 sellers: incomplete: conformance to AdCP 3\.0\.\d+ not established per adcp-conformance /,
+        /^⚠ 4 agents: 3 nonconformant · 1 unreachable(?: \([^)]*\))? — incomplete: conformance to AdCP 3\.0\.\d+ not established per adcp-conformance /,
       );
+      expect(await page.locator('#gate').innerText()).toBe('gate: FAIL — 3 nonconformant, 1 unreachable (exit 3)');
     });
 
     test('seller text is shown as text: no markup, script or image of the seller reaches the page', async () => {

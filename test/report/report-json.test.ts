@@ -27,7 +27,7 @@ describe('buildReportJson', () => {
     ]);
     expect(json.agents[0]).toMatchObject({
       verdict: 'nonconformant',
-      verdictText: 'nonconformant to AdCP 3.0 per adcp-conformance 0.1.0',
+      verdictText: 'nonconformant to AdCP 3.0 per adcp-conformance 0.1.0 (1 baselined failure not counted)',
       verdictReason: null,
     });
     expect(json.agents[0]?.layers).toEqual({ validate_root: 3, legacy_wrapper: 1, missing: 0, schema: 0 });
@@ -50,8 +50,9 @@ describe('buildReportJson', () => {
 
   test('counts per agent and in total; baselined failures count apart from fail', () => {
     const json = buildReportJson(sampleReport());
-    expect(json.agents[0]?.summary).toEqual({ pass: 1, fail: 1, warn: 1, notApplicable: 1, untested: 1, baselined: 1 });
-    expect(json.summary).toEqual({ pass: 2, fail: 1, warn: 1, notApplicable: 1, untested: 1, baselined: 1 });
+    const counts = { fail: 1, warn: 1, notApplicable: 1, untested: 1, baselined: 1, coveredByBaseline: 0 };
+    expect(json.agents[0]?.summary).toEqual({ pass: 1, ...counts });
+    expect(json.summary).toEqual({ pass: 2, ...counts });
     expect(json.agents[0]?.outcomes[5]?.baseline).toBe('known, ticket ADCP-12');
     expect(json.verdict).toBe('nonconformant');
     expect(json.exitCode).toBe(1);

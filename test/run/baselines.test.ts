@@ -87,7 +87,7 @@ describe('expect baselines', () => {
     expect(cli.stdout).toContain('baselines: applied (2 expect entries; 1 expected failure not counted)');
     expect(cli.stdout).toMatch(/✗ beta {2}baseline\.stale › envelope\.context-echo {2}\[MUST\]/);
     expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain(
-      'baselines: applied \\(2 expect entries; 1 expected failure not counted\\)',
+      'baselines: applied (2 expect entries; 1 expected failure not counted)',
     );
     expect(await readFile(join(out, 'report.html'), 'utf8')).toContain(
       '<p id="baselines">baselines: applied (2 expect entries; 1 expected failure not counted)</p>',
@@ -167,9 +167,7 @@ describe('expect baselines', () => {
     const text = 'baselines: NOT applied (--no-baseline): 1 expect entry ignored, every failure counts';
     expect(r.baselines).toEqual({ state: 'ignored', entries: 1, text });
     expect(cli.stdout).toContain(text);
-    expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain(
-      'baselines: NOT applied \\(\\-\\-no\\-baseline\\): 1 expect entry ignored, every failure counts'.replace(/\\-/g, '-'),
-    );
+    expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain(text);
     expect(await readFile(join(out, 'report.html'), 'utf8')).toContain(text);
     expect(await readFile(join(out, 'junit.xml'), 'utf8')).toContain(
       `<property name="baseline" value="not applied (--no-baseline): 1 entry"`,
@@ -191,9 +189,10 @@ describe('expect baselines', () => {
     expect(text).toContain('# beta: no failure to baseline');
     expect(text).toContain('# delta: unreachable in this run, nothing written');
     const written = parse(text) as { agents: Array<{ name: string; expect: Record<string, string> }> };
+    // One entry per check: the echo fails on every tool it could judge, so the check id alone (the reason kept).
     expect(written.agents).toEqual([
-      { name: 'alpha', expect: { [`${ECHO} › ${CAPS}`]: 'drops context (TICKET-7)' } },
-      { name: 'gamma', expect: { [`${ECHO} › ${CAPS}`]: 'TODO: why this failure is expected (a ticket, a release)' } },
+      { name: 'alpha', expect: { [ECHO]: 'drops context (TICKET-7)' } },
+      { name: 'gamma', expect: { [ECHO]: 'TODO: why this failure is expected (a ticket, a release)' } },
     ]);
     // Pasted into the config (reasons filled in): the run is clean again.
     const pasted = await inv.writeConfig(

@@ -93,7 +93,7 @@ describe('the seller’s own answer is shown', () => {
     expect(diagnosed?.evidence?.diagnosis).toContain("Your tool threw `Cannot read properties of undefined (reading 'map')`");
     expect(diagnosed?.evidence?.request).toMatch(/^get_products \{/);
     expect(cli.stdout).toContain("Your tool threw `Cannot read properties of undefined (reading 'map')`");
-    expect(summary).toContain('Your tool threw \\`Cannot read properties of undefined \\(reading');
+    expect(summary).toContain('Your tool threw \\`Cannot read properties of undefined (reading');
     expect(junit).toMatch(/<failure message="Your tool threw `Cannot read properties of undefined \(reading &apos;map&apos;\)`/);
     expect(junit).not.toMatch(/at .*\/(harness|suites)\/[^ ]*\.ts:\d+/);
     if (canValidateJunit) validateJunit(join(dir, 'junit.xml'));
@@ -115,7 +115,7 @@ describe('the seller’s own answer is shown', () => {
     expect(agent.verdict).toBe('incomplete');
     expect(agent.stderrTail).toContain('FATAL: SELLER_API_KEY is not set');
     expect(cli.stdout).toContain('FATAL: SELLER_API_KEY is not set');
-    expect(summary).toContain('FATAL: SELLER\\_API\\_KEY is not set');
+    expect(summary).toContain('FATAL: SELLER_API_KEY is not set');
     // Nothing about a seller that never spoke can have passed.
     expect(agent.outcomes.filter((o) => o.status === 'pass')).toEqual([]);
     expect(agent.outcomes.find((o) => o.check === 'transport.initialize')?.status).toBe('fail');

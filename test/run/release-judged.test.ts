@@ -45,7 +45,7 @@ describe('the release judged', () => {
       });
       // The terminal, summary.md, HTML and JUnit properties all carry the same line.
       expect(r.stdout).toContain('AdCP 3.1.19: echoed by seller');
-      expect(await readFile(join(out, 'summary.md'), 'utf8')).toMatch(/## AdCP release judged[\s\S]*patch 3\\\.1\\\.19/);
+      expect(await readFile(join(out, 'summary.md'), 'utf8')).toMatch(/## AdCP release judged[\s\S]*patch 3\.1\.19/);
       expect(await readFile(join(out, 'report.html'), 'utf8')).toContain('judged at AdCP 3.1 (patch 3.1.19)');
       expect(await readFile(join(out, 'junit.xml'), 'utf8')).toMatch(
         /name="adcpVersion.reason" value="[^"]*judged at AdCP 3\.1 \(patch 3\.1\.19\)/,

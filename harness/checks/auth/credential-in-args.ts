@@ -19,7 +19,7 @@ export const MUST_FROM = '2026-09-16';
 const WANT = 'an AdCP error CREDENTIAL_IN_ARGS (recovery terminal)';
 
 function judgeStep(s: Step): Verdict {
-  const answer = answerOf(s.x);
+  const answer = answerOf(s.x, s.call);
   switch (answer.kind) {
     case 'none':
       return answer.verdict;

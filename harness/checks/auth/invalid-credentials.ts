@@ -15,7 +15,7 @@ export const INVALID_CREDENTIAL_CODES = ['AUTH_INVALID', 'AUTH_REQUIRED'];
 const WANT = 'a refusal: HTTP 401 (or 403), or an AdCP error AUTH_INVALID (terminal)';
 
 function judgeCall(s: Step, sent: string): Verdict {
-  const answer = answerOf(s.x);
+  const answer = answerOf(s.x, s.call);
   switch (answer.kind) {
     case 'none':
       return answer.verdict;

@@ -50,7 +50,7 @@ export default defineCheck({
       });
     });
     for (const s of scenarioSteps(a, name)) {
-      const answer = answerOf(s.x);
+      const answer = answerOf(s.x, s.call);
       const subject = `${s.x.tool} without ${withheld}`;
       switch (answer.kind) {
         case 'none':

@@ -15,7 +15,7 @@ const AUTH_CODES = ['AUTH_MISSING', 'AUTH_REQUIRED', 'AUTH_INVALID', 'AUTHORIZAT
 const WANT = 'a refusal: HTTP 401 with WWW-Authenticate (or 403), or an AdCP auth error (AUTH_MISSING / AUTH_REQUIRED)';
 
 function judgeCall(s: Step, withheld: string): Verdict {
-  const answer = answerOf(s.x);
+  const answer = answerOf(s.x, s.call);
   switch (answer.kind) {
     case 'none':
       return answer.verdict;

@@ -1,6 +1,9 @@
-// How `expect` entries name outcomes: `check id` (every failure of that check) or `check id › tool`
-// (`>` works too; the narrower entry wins). One definition, used where baselines are applied
-// (harness/run/judge.ts), where entries are validated, and by baseline.stale, which judges them.
+// How `expect` entries name outcomes: `check id` (every failure of that check, on every tool) or
+// `check id › tool` (`>` works too): a tool name covers every call of that tool, whatever its label
+// (`get_products (invalid input)`, `get_products (pagination: page-2)`), and a full label covers that
+// call alone; the narrowest entry wins. One definition, used where baselines are applied
+// (harness/run/judge.ts), where they are written (harness/run/baseline.ts), where entries are validated,
+// and by baseline.stale, which judges them.
 import type { AgentCapture } from '../../capture/exchange.ts';
 
 /** The parts of an entry key: the check id, and the tool label when the entry names one. */
@@ -11,23 +14,37 @@ export function parseEntryKey(key: string): { check: string; tool?: string } {
 }
 
 /**
- * The key of the entry that covers a fail / warn of `check` on `tool`: an entry naming that check and
- * tool wins over one naming the check alone; among equals, the first written.
+ * The tool an outcome label names: `get_products (invalid input)` and `get_products (pagination: page-2)`
+ * name `get_products`; a label without a parenthesised suffix (`get_products`, `tools/list`) names itself.
+ */
+export function toolOfLabel(label: string): string {
+  const m = /^(.+?) \(.*\)$/.exec(label);
+  return m?.[1] ?? label;
+}
+
+/** Whether an entry naming `entryTool` covers an outcome labelled `label`: that label, or any call of that tool. */
+export function entryCoversLabel(entryTool: string, label: string): boolean {
+  return label === entryTool || toolOfLabel(label) === entryTool;
+}
+
+/**
+ * The key of the entry that covers a fail / warn of `check` on `tool` (an outcome label): an entry naming
+ * that label wins over one naming its tool, which wins over one naming the check alone; among equals, the
+ * first written.
  */
 export function matchingEntry(expect: Readonly<Record<string, string>> | undefined, check: string, tool: string): string | undefined {
   if (!expect) return undefined;
+  let byTool: string | undefined;
   let bare: string | undefined;
   for (const key of Object.keys(expect)) {
     const entry = parseEntryKey(key);
     if (entry.check !== check) continue;
     if (entry.tool === tool) return key;
     if (entry.tool === undefined) bare ??= key;
+    else if (entryCoversLabel(entry.tool, tool)) byTool ??= key;
   }
-  return bare;
+  return byTool ?? bare;
 }
-
-/** The tool labels a call can be reported under: the tool, and the deliberately invalid call `tool (invalid input)`. */
-const INVALID_SUFFIX = ' (invalid input)';
 
 /**
  * The tool an entry names when the agent does not expose it: its tools/list answered and does not list
@@ -44,9 +61,14 @@ export function unexposedTool(
   if (tool === undefined || outcomeTools.has(tool)) return undefined;
   const list = capture.toolsList;
   if (!list?.ok || !Array.isArray(list.tools)) return undefined;
-  const name = tool.endsWith(INVALID_SUFFIX) ? tool.slice(0, -INVALID_SUFFIX.length) : tool;
+  // A label of one of its calls (`tool (invalid input)`) names the tool; an unknown call of a listed tool is stale, not a typo.
+  const names = new Set([tool, toolOfLabel(tool)]);
   const listed = list.tools.some(
-    (t) => t !== null && typeof t === 'object' && Object.prototype.hasOwnProperty.call(t, 'name') && (t as { name: unknown }).name === name,
+    (t) =>
+      t !== null &&
+      typeof t === 'object' &&
+      Object.prototype.hasOwnProperty.call(t, 'name') &&
+      names.has((t as { name: unknown }).name as string),
   );
   return listed ? undefined : tool;
 }

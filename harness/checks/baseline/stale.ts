@@ -6,7 +6,7 @@
 // The harness judges this after every other check (harness/run/judge.ts hands it ctx.baseline).
 import { defineCheck, fail, notApplicable, pass, untested, type AgentVerdict, type BaselineContext, type Verdict } from '../check.ts';
 import type { AgentCapture } from '../../capture/exchange.ts';
-import { listedNames, matchingEntry, parseEntryKey, unexposedTool } from './_match.ts';
+import { entryCoversLabel, listedNames, matchingEntry, parseEntryKey, unexposedTool } from './_match.ts';
 
 export default defineCheck({
   id: 'baseline.stale',
@@ -50,7 +50,7 @@ function judgeEntry(
   if (!a.initialize?.ok) return untested('the agent could not be reached (see transport.initialize): nothing could match the entry');
   const { check, tool } = parseEntryKey(key);
   if (!b.outcomes.some((o) => o.check === check)) return notApplicable(`${check} was not judged in this run (--check)`);
-  const relevant = b.outcomes.filter((o) => o.check === check && (tool === undefined || o.tool === tool));
+  const relevant = b.outcomes.filter((o) => o.check === check && (tool === undefined || entryCoversLabel(tool, o.tool)));
   const open = relevant.find((o) => o.status === 'untested');
   if (open) return untested(`${check} › ${open.tool} could not be verified in this run, so the entry could not be judged`);
   const counts = new Map<string, number>();

@@ -11,9 +11,11 @@
 // for (`governance`: five roles) or does not know is not-applicable, with the reason.
 import type { AgentCapture } from '../../capture/exchange.ts';
 import {
+  blockerOf,
   defineCheck,
   fail,
   notApplicable,
+  onCall,
   pass,
   untested,
   type AgentVerdict,
@@ -23,7 +25,7 @@ import {
 } from '../check.ts';
 import { isObject, own, preview } from '../json.ts';
 import { listedTools, one } from '../transport/_listed-tools.ts';
-import { adcpPayload, adcpVersionOf, noPayloadReason, NO_ANSWER, viewResult } from '../views.ts';
+import { adcpPayload, adcpVersionOf, noPayload, NO_ANSWER, viewResult } from '../views.ts';
 import { CAPABILITIES_TOOL, toolIndex } from './_tools.ts';
 import { requiredTasksFor, UNJUDGED_PROTOCOLS, type RequiredTask } from './_required-tasks.ts';
 
@@ -45,10 +47,12 @@ function declaredProtocols(a: AgentCapture): Declared {
     return { verdict: 'verdict' in listed ? listed.verdict : untested(`${CAPABILITIES_TOOL} is listed but was not called`) };
   const x = calls.find((c) => viewResult(c).kind === 'success') ?? calls[0]!;
   const v = viewResult(x);
-  if (v.kind === 'none') return { verdict: untested(v.reason === NO_ANSWER ? NO_ANSWER : `no capabilities result: ${v.reason}`) };
+  const call = a.exchanges.indexOf(x);
+  if (v.kind === 'none')
+    return { verdict: untested(v.reason === NO_ANSWER ? NO_ANSWER : `no capabilities result: ${v.reason}`, blockerOf(v.verdict), call) };
   if (v.kind === 'error') return { verdict: untested('the capabilities call returned an error result: see error.*') };
   const payload = adcpPayload(v.result);
-  if (!payload) return { verdict: untested(noPayloadReason(v.result)) };
+  if (!payload) return { verdict: onCall(noPayload(v.result), call) };
   const declared = own(payload.data, 'supported_protocols');
   if (declared === undefined)
     return { verdict: notApplicable('the capabilities answer declares no supported_protocols: no protocol whose required tasks apply') };

@@ -10,10 +10,10 @@
 // answer to judge (capabilities.tool owns that); an agent that lists it but whose call was not made,
 // got no answer, or returned an error has one we could not read, so the rule is untested.
 import type { AgentCapture } from '../../capture/exchange.ts';
-import { defineCheck, fail, notApplicable, pass, untested, type Verdict } from '../check.ts';
+import { blockerOf, defineCheck, fail, notApplicable, onCall, pass, untested, type Verdict } from '../check.ts';
 import { describeType, isObject, own, preview } from '../json.ts';
 import { listedTools, one } from '../transport/_listed-tools.ts';
-import { adcpPayload, adcpVersionOf, noPayloadReason, NO_ANSWER, viewResult } from '../views.ts';
+import { adcpPayload, adcpVersionOf, noPayload, NO_ANSWER, viewResult } from '../views.ts';
 import { CAPABILITIES_TOOL, toolIndex } from './_tools.ts';
 
 /** Why a value is not a non-empty array whose items all pass `item`, or null. */
@@ -27,14 +27,17 @@ function listProblem(v: unknown, item: (x: unknown) => boolean, what: string): s
 const isMajor = (x: unknown): boolean => typeof x === 'number' && Number.isInteger(x) && x >= 1;
 const isRelease = (x: unknown): boolean => typeof x === 'string' && /^\d+\.\d+(-[a-zA-Z0-9.-]+)?$/.test(x);
 
-/** Why there is no capabilities payload to judge: not-applicable (tool not offered) or untested. */
-function noCapabilities(a: AgentCapture, called: boolean, why: string): Verdict {
+/**
+ * Why there is no capabilities payload to judge: not-applicable (tool not offered) or untested (blocked by
+ * `blockedBy`'s failure on the capabilities call `call`, when a check owns the cause).
+ */
+function noCapabilities(a: AgentCapture, called: boolean, why: string, blockedBy?: string, call?: number): Verdict {
   const listed = listedTools(a);
   if (!('verdict' in listed) && toolIndex(listed.tools, CAPABILITIES_TOOL) < 0) {
     return notApplicable(`the agent does not list ${CAPABILITIES_TOOL}: see capabilities.tool`);
   }
   if (!called && 'verdict' in listed) return listed.verdict;
-  return untested(why);
+  return untested(why, blockedBy, call);
 }
 
 export default defineCheck({
@@ -55,13 +58,15 @@ export default defineCheck({
     if (calls.length === 0) return one(CAPABILITIES_TOOL, noCapabilities(a, false, `${CAPABILITIES_TOOL} is listed but was not called`));
     const x = calls.find((c) => viewResult(c).kind === 'success') ?? calls[0]!;
     const v = viewResult(x);
+    const call = a.exchanges.indexOf(x);
     if (v.kind === 'none') {
-      return one(CAPABILITIES_TOOL, noCapabilities(a, true, v.reason === NO_ANSWER ? NO_ANSWER : `no capabilities result: ${v.reason}`));
+      const why = v.reason === NO_ANSWER ? NO_ANSWER : `no capabilities result: ${v.reason}`;
+      return one(CAPABILITIES_TOOL, noCapabilities(a, true, why, blockerOf(v.verdict), call));
     }
     if (v.kind === 'error')
       return one(CAPABILITIES_TOOL, noCapabilities(a, true, 'the capabilities call returned an error result: see error.*'));
     const payload = adcpPayload(v.result);
-    if (!payload) return one(CAPABILITIES_TOOL, untested(noPayloadReason(v.result)));
+    if (!payload) return one(CAPABILITIES_TOOL, onCall(noPayload(v.result), call));
     const adcp = own(payload.data, 'adcp');
     const at = `${payload.pointer}/adcp`;
     if (!isObject(adcp))

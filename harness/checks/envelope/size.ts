@@ -1,9 +1,9 @@
 // envelope.size — structuredContent and every text item are ≤ 1 MiB (UTF-8): conformant clients drop
 // larger ones unparsed. Also judges the calls whose answer passed the harness's byte cap.
-import { defineCheck, fail, pass, untested } from '../check.ts';
+import { defineCheck, fail, pass } from '../check.ts';
 import { TEXT_LIMIT } from '../../extract/success.ts';
 import { hasOwn, jsonBytes, own } from '../json.ts';
-import { NO_ANSWER, successResult, textItems } from '../views.ts';
+import { noAnswer, successResult, textItems } from '../views.ts';
 
 export default defineCheck({
   id: 'envelope.size',
@@ -20,7 +20,7 @@ export default defineCheck({
   judge(x) {
     if (x.outcome.kind === 'transport-error') {
       const f = x.outcome.failure;
-      if (f.kind !== 'oversize') return untested(NO_ANSWER);
+      if (f.kind !== 'oversize') return noAnswer();
       return fail(
         '/outcome/failure',
         'an answer within the byte cap',

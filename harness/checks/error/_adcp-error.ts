@@ -8,7 +8,7 @@ import { locateAdcpError, RESERVED_JSONRPC_CODES } from '../../extract/error.ts'
 import { notApplicable, untested, type Verdict } from '../check.ts';
 import { describeType, isObject, own, preview, type JsonObject } from '../json.ts';
 import { isAdcpTask } from '../adcp-tasks.ts';
-import { errorResult, NO_ANSWER } from '../views.ts';
+import { errorResult, noAnswer } from '../views.ts';
 
 export interface LocatedRaw {
   error: JsonObject;
@@ -39,7 +39,7 @@ function jsonrpcWithout(jsonrpcError: unknown, what: string): Verdict {
 /** The raw adcp_error of an error result or JSON-RPC error, or the verdict that stands in for it. */
 export function locatedAdcpError(x: Exchange): LocatedRaw | { verdict: Verdict } {
   const outcome = x.outcome;
-  if (outcome.kind === 'transport-error') return { verdict: untested(NO_ANSWER) };
+  if (outcome.kind === 'transport-error') return { verdict: noAnswer() };
   if (outcome.kind === 'result') {
     const r = errorResult(x);
     if ('verdict' in r) return r;
@@ -56,7 +56,9 @@ export function locatedAdcpError(x: Exchange): LocatedRaw | { verdict: Verdict }
     return { verdict: untested('only a payload errors[] item, no adcp_error: see error.adcp-error') };
   if (!isObject(located.raw)) {
     const what = `adcp_error is ${describeType(located.raw)}`;
-    return { verdict: outcome.kind === 'result' ? untested(`${what}: see error.adcp-error`) : jsonrpcWithout(outcome.error, what) };
+    return {
+      verdict: outcome.kind === 'result' ? untested(`${what}: see error.adcp-error`) : jsonrpcWithout(outcome.error, what),
+    };
   }
   const pointer =
     outcome.kind === 'jsonrpc-error'

@@ -1,8 +1,8 @@
 // error.jsonrpc-data — the JSON-RPC errors AdCP reserves for rejections before tool dispatch (−32029
 // RATE_LIMITED, −32028 AUTH_MISSING, −32027 SERVICE_UNAVAILABLE) carry `error.data.adcp_error`.
-import { defineCheck, fail, notApplicable, pass, untested } from '../check.ts';
+import { defineCheck, fail, notApplicable, pass } from '../check.ts';
 import { describeType, isObject, own, preview } from '../json.ts';
-import { NO_ANSWER } from '../views.ts';
+import { noAnswer } from '../views.ts';
 import { reservedCode } from './_adcp-error.ts';
 
 export default defineCheck({
@@ -18,7 +18,7 @@ export default defineCheck({
   },
   fix: 'put the AdCP error in `error.data`: `{"code":-32029,"message":"Rate limit exceeded","data":{"adcp_error":{"code":"RATE_LIMITED","retry_after":5,"recovery":"transient"}}}`',
   judge(x) {
-    if (x.outcome.kind === 'transport-error') return untested(NO_ANSWER);
+    if (x.outcome.kind === 'transport-error') return noAnswer();
     if (x.outcome.kind !== 'jsonrpc-error') return notApplicable('not a JSON-RPC error');
     const err = x.outcome.error;
     const adcpCode = reservedCode(err);

@@ -20,7 +20,7 @@ const WHAT: Record<string, { subject: string; want: string }> = {
 };
 
 function refused(s: Step, want: string): Verdict {
-  const answer = answerOf(s.x);
+  const answer = answerOf(s.x, s.call);
   switch (answer.kind) {
     case 'none':
       return answer.verdict;

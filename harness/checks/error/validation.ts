@@ -4,7 +4,7 @@
 import { defineCheck, fail, notApplicable, pass, untested } from '../check.ts';
 import { locateAdcpError } from '../../extract/error.ts';
 import { isObject, own, preview } from '../json.ts';
-import { NO_ANSWER, viewResult } from '../views.ts';
+import { noAnswer, viewResult } from '../views.ts';
 
 export default defineCheck({
   id: 'error.validation',
@@ -21,7 +21,7 @@ export default defineCheck({
   judge(x) {
     if (x.intent !== 'invalid') return notApplicable('not the invalid-input probe');
     const outcome = x.outcome;
-    if (outcome.kind === 'transport-error') return untested(NO_ANSWER);
+    if (outcome.kind === 'transport-error') return noAnswer();
     if (outcome.kind === 'jsonrpc-error') {
       // A JSON-RPC error that carries data.adcp_error is still an AdCP error a conformant client reads.
       if (isObject(own(own(outcome.error, 'data'), 'adcp_error'))) return pass();

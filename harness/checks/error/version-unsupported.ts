@@ -12,7 +12,7 @@ const subject = (s: Step): string => `${s.x.tool} (adcp_major_version ${preview(
 const WANT = 'an AdCP error VERSION_UNSUPPORTED, recovery correctable';
 
 function refused(s: Step): Verdict {
-  const answer = answerOf(s.x);
+  const answer = answerOf(s.x, s.call);
   switch (answer.kind) {
     case 'none':
       return answer.verdict;
@@ -21,10 +21,10 @@ function refused(s: Step): Verdict {
     case 'bare-jsonrpc':
       return fail(at(s, '/error'), WANT, answer.found);
   }
-  const code = codeOf(answer.error);
+  const code = codeOf(answer.error, s.call);
   if ('verdict' in code) return code.verdict;
   if (code.code !== 'VERSION_UNSUPPORTED') return fail(at(s, `${answer.pointer}/code`), 'VERSION_UNSUPPORTED', preview(code.code));
-  const recovery = recoveryOf(answer.error);
+  const recovery = recoveryOf(answer.error, s.call);
   if ('verdict' in recovery) return recovery.verdict;
   if (recovery.recovery !== 'correctable') {
     return fail(

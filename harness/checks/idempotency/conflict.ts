@@ -43,7 +43,7 @@ function naming(error: JsonObject, fields: readonly string[]): { where: string; 
 }
 
 function conflicted(original: Exchange, s: Step): Verdict {
-  const answer = answerOf(s.x);
+  const answer = answerOf(s.x, s.call);
   switch (answer.kind) {
     case 'none':
       return answer.verdict;
@@ -52,7 +52,7 @@ function conflicted(original: Exchange, s: Step): Verdict {
     case 'bare-jsonrpc':
       return fail(at(s, '/error'), WANT, answer.found);
   }
-  const code = codeOf(answer.error);
+  const code = codeOf(answer.error, s.call);
   if ('verdict' in code) return code.verdict;
   if (code.code !== 'IDEMPOTENCY_CONFLICT') return fail(at(s, `${answer.pointer}/code`), 'IDEMPOTENCY_CONFLICT', preview(code.code));
   const field = own(answer.error, 'field');

@@ -13,7 +13,7 @@ const WANT = 'a correctable AdCP error (e.g. INVALID_REQUEST naming idempotency_
 const INVALID_PARAMS = -32602;
 
 function refused(s: Step): Verdict {
-  const answer = answerOf(s.x);
+  const answer = answerOf(s.x, s.call);
   switch (answer.kind) {
     case 'none':
       return answer.verdict;
@@ -26,7 +26,7 @@ function refused(s: Step): Verdict {
         ? pass()
         : fail(at(s, '/error'), WANT, answer.found);
   }
-  const recovery = recoveryOf(answer.error);
+  const recovery = recoveryOf(answer.error, s.call);
   if ('verdict' in recovery) return recovery.verdict;
   if (recovery.recovery === 'correctable') return pass();
   const found = recovery.stated

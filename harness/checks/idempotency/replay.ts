@@ -2,14 +2,14 @@
 // buyer retrying after a lost answer) returns the original booking: the same media_buy_id, no second buy.
 import type { AgentCapture } from '../../capture/exchange.ts';
 import { STEP, successPayload } from '../../capture/scenario-facts.ts';
-import { defineCheck, fail, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
+import { defineCheck, fail, onCall, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
 import { own, preview } from '../json.ts';
 import { answerOf, at, type Step } from '../scenario-view.ts';
 import { payloadOrVerdict } from '../views.ts';
 import { idempotencyStep, SUBJECT } from './_scenario.ts';
 
 function replayed(original: Step, replay: Step): Verdict {
-  const answer = answerOf(replay.x);
+  const answer = answerOf(replay.x, replay.call);
   if (answer.kind === 'none') return answer.verdict;
   const want = 'the original booking again (the same media_buy_id), from the replay cache';
   if (answer.kind === 'bare-jsonrpc') return fail(at(replay, '/error'), want, answer.found);
@@ -22,9 +22,13 @@ function replayed(original: Step, replay: Step): Verdict {
   }
   const first = own(successPayload(original.x), 'media_buy_id');
   if (typeof first !== 'string')
-    return untested(`the original answer (call ${original.call}) has no media_buy_id to compare: see schema.adcp-response`);
+    return untested(
+      `the original answer (call ${original.call}) has no media_buy_id to compare: see schema.adcp-response`,
+      undefined,
+      original.call,
+    );
   const payload = payloadOrVerdict(replay.x);
-  if ('verdict' in payload) return payload.verdict;
+  if ('verdict' in payload) return onCall(payload.verdict, replay.call);
   const again = own(payload.data, 'media_buy_id');
   if (again !== first)
     return fail(

@@ -13,19 +13,22 @@ import {
   successPayload,
   type ListTask,
 } from '../../capture/scenario-facts.ts';
-import { defineCheck, fail, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
+import { defineCheck, fail, onCall, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
 import { own, preview } from '../json.ts';
 import { about, answerOf, at, notRun, scenarioRecord, scenarioSteps, type Step } from '../scenario-view.ts';
 import { payloadOrVerdict } from '../views.ts';
 
 /** The item keys of the unpaginated answer the walk is compared with, and whether that answer was the whole list. */
 function baseline(a: AgentCapture, task: ListTask, call: unknown): { keys: string[]; complete: boolean } | { verdict: Verdict } {
-  const x = typeof call === 'number' ? a.exchanges[call] : undefined;
+  const index = typeof call === 'number' ? call : undefined;
+  const x = index === undefined ? undefined : a.exchanges[index];
   const items = x && x.tool === task.tool ? listItems(task, successPayload(x)) : null;
   if (!items) return { verdict: untested('the unpaginated call the walk is compared with is missing from the capture') };
   const keys = items.map((i) => task.key(i));
   if (keys.some((k) => k === null))
-    return { verdict: untested(`an item of the unpaginated ${task.tool} answer has no id: see schema.adcp-response`) };
+    return {
+      verdict: untested(`an item of the unpaginated ${task.tool} answer has no id: see schema.adcp-response`, undefined, index),
+    };
   return { keys: keys as string[], complete: pageInfo(successPayload(x!)).hasMore !== true };
 }
 
@@ -34,7 +37,7 @@ function walk(pages: Step[], task: ListTask, base: { keys: string[]; complete: b
   const cursors = new Set<string>();
   for (const [i, s] of pages.entries()) {
     const n = i + 1;
-    const answer = answerOf(s.x);
+    const answer = answerOf(s.x, s.call);
     if (answer.kind === 'none') return answer.verdict;
     if (answer.kind !== 'success') {
       const found =
@@ -48,7 +51,7 @@ function walk(pages: Step[], task: ListTask, base: { keys: string[]; complete: b
       );
     }
     const payload = payloadOrVerdict(s.x);
-    if ('verdict' in payload) return payload.verdict;
+    if ('verdict' in payload) return onCall(payload.verdict, s.call);
     const where = (rest: string): string => at(s, `${payload.pointer}${rest}`);
     const items = listItems(task, payload.data);
     if (!items) return fail(where(`/${task.items}`), `an array of ${task.items}`, 'absent or not an array');
@@ -57,7 +60,7 @@ function walk(pages: Step[], task: ListTask, base: { keys: string[]; complete: b
       return fail(where(`/${task.items}`), `at most ${max} items (max_results)`, `${items.length} items`);
     for (const [j, item] of items.entries()) {
       const key = task.key(item);
-      if (key === null) return untested(`page ${n} has an item without an id: see schema.adcp-response`);
+      if (key === null) return untested(`page ${n} has an item without an id: see schema.adcp-response`, undefined, s.call);
       const first = seen.get(key);
       if (first !== undefined)
         return fail(where(`/${task.items}/${j}`), 'each item once across the pages', `${preview(key)} again (first on page ${first})`);

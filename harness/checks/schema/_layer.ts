@@ -10,7 +10,7 @@ import { layerTarget, outputSchemaOf, successResult } from '../views.ts';
 
 export type Layer =
   | { target: 'legacy_wrapper' | 'validate_root'; result: JsonObject; schema: unknown }
-  /** The gate found no layer: the reason says why (the caller decides not-applicable vs untested). */
+  /** The gate found no layer: the reason says why (the caller decides not-applicable vs untested), and which check owns it. */
   | { target: 'schema' | 'missing'; reason: string };
 
 /** The layer of a success with an outputSchema, or the verdict that stands in for it (not a success, no outputSchema). */

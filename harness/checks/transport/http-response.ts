@@ -46,8 +46,10 @@ export default defineCheck({
     if (a.agent.transport !== 'http') return one('http', notApplicable('not a streamable HTTP agent'));
     const observations = a.http?.observations ?? [];
     if (observations.length === 0) {
-      const why = a.initialize.ok ? 'no HTTP responses recorded' : 'no HTTP responses recorded: see transport.initialize';
-      return one('http', untested(why));
+      return one(
+        'http',
+        a.initialize.ok ? untested('no HTTP responses recorded') : untested('no HTTP responses recorded: see transport.initialize'),
+      );
     }
     const initIndex = observations.findIndex((o) => isObject(o) && o.method === 'initialize');
     let session: string | undefined = a.http?.sessionId ?? (initIndex >= 0 ? observations[initIndex]!.sessionId : undefined);

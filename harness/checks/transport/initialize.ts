@@ -1,4 +1,5 @@
 // transport.initialize — the MCP handshake answers, with a revision we speak and a serverInfo.
+import { downReason } from '../../capture/down-reason.ts';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../connect/protocol-versions.ts';
 import { defineCheck, fail, pass } from '../check.ts';
 import { isObject, own, preview } from '../json.ts';
@@ -20,7 +21,8 @@ export default defineCheck({
       return [
         {
           subject: 'initialize',
-          verdict: fail('/initialize', 'an initialize answer within the connect timeout', `${init.failure.kind}: ${init.failure.message}`),
+          // Found: why it is down, in the words every report uses (cause-specific: refused, DNS, crash …).
+          verdict: fail('/initialize', 'an initialize answer within the connect timeout', downReason(a)?.detail ?? init.failure.message),
         },
       ];
     const revision = init.protocolVersion;

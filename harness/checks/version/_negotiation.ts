@@ -28,7 +28,7 @@ export function gate31(a: AgentCapture): { releases: string[] } | { verdict: Ver
 /** The verdict of a step whose pin the seller had to refuse: VERSION_UNSUPPORTED, correctable, and (when `listed`) supported_versions in the error data. */
 export function refused(s: Step, why: string, listed: boolean): Verdict {
   const want = `an AdCP error VERSION_UNSUPPORTED, recovery correctable${listed ? ', supported_versions in its details' : ''} (${why})`;
-  const answer = answerOf(s.x);
+  const answer = answerOf(s.x, s.call);
   switch (answer.kind) {
     case 'none':
       return answer.verdict;
@@ -40,10 +40,10 @@ export function refused(s: Step, why: string, listed: boolean): Verdict {
     case 'bare-jsonrpc':
       return fail(at(s, '/error'), want, answer.found);
   }
-  const code = codeOf(answer.error);
+  const code = codeOf(answer.error, s.call);
   if ('verdict' in code) return code.verdict;
   if (code.code !== 'VERSION_UNSUPPORTED') return fail(at(s, `${answer.pointer}/code`), want, `code ${preview(code.code)}`);
-  const recovery = recoveryOf(answer.error);
+  const recovery = recoveryOf(answer.error, s.call);
   if ('verdict' in recovery) return recovery.verdict;
   if (recovery.recovery !== 'correctable')
     return fail(
@@ -77,7 +77,7 @@ export function refused(s: Step, why: string, listed: boolean): Verdict {
  */
 export function served(s: Step, release: string, why: string): { verdict: Verdict; note?: string } {
   const want = `served at adcp_version "${release}" (${why})`;
-  const answer = answerOf(s.x);
+  const answer = answerOf(s.x, s.call);
   switch (answer.kind) {
     case 'none':
       return { verdict: answer.verdict };
