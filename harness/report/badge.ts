@@ -1,6 +1,7 @@
 // badges/<agent>.json: one shields.io endpoint badge per seller (https://shields.io/badges/endpoint-badge):
 // `{schemaVersion: 1, label, message, color}` — the verdict and its counts, for a README or a dashboard.
-import { agentVerdict, countOutcomes, failsRun, type AgentReport, type RunReport, type Verdict } from './model.ts';
+import { catalogCounts } from './counts.ts';
+import { agentVerdict, failsRun, type AgentReport, type RunReport, type Verdict } from './model.ts';
 
 export interface EndpointBadge {
   schemaVersion: 1;
@@ -13,7 +14,7 @@ const COLOR: Record<Verdict, string> = { conformant: 'brightgreen', nonconforman
 
 export function badgeOf(a: AgentReport, strict: boolean): EndpointBadge {
   const verdict = agentVerdict(a, strict);
-  const c = countOutcomes(a.outcomes);
+  const c = catalogCounts(a); // the table's numbers (storyboards apart)
   const flaky = a.outcomes.filter((o) => o.flaky && failsRun(o, strict)).length;
   const label = a.adcpVersion && a.adcpVersion !== 'none' ? `AdCP ${a.adcpVersion}` : 'AdCP conformance';
   let detail: string;

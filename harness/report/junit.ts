@@ -9,7 +9,8 @@
 // so a literal `<` always starts a tag and `</testcase>` never occurs inside one.
 import { escapeXml } from '../sanitize.ts';
 import { HARNESS_VERSION } from '../version.ts';
-import { agentVerdict, countOutcomes, incompleteReason, LAYERS, verdictText, type AgentReport } from './model.ts';
+import { agentVerdict, incompleteReason, LAYERS, storyboardCounts, verdictText, type AgentReport } from './model.ts';
+import { catalogCounts } from './counts.ts';
 import { caseFailureBody, type TestCase } from './test-cases.ts';
 
 export interface JunitSuiteInfo {
@@ -72,7 +73,8 @@ function testcase(attrs: string, body: string, c: TestCase): string {
 /** The JUnit properties of one agent's suite: its facts, its verdict and its counts. */
 export function agentProperties(agent: AgentReport, strict: boolean): Array<[string, string]> {
   const verdict = agentVerdict(agent, strict);
-  const counts = countOutcomes(agent.outcomes);
+  // The catalog's counts, as the tables and report.json's summary; the storyboards' apart.
+  const counts = catalogCounts(agent);
   const props: Array<[string, string]> = [
     ['agent', agent.name],
     ['verdict', verdict],
@@ -97,6 +99,7 @@ export function agentProperties(agent: AgentReport, strict: boolean): Array<[str
     props.push(['baseline', n === 0 ? 'none' : agent.baseline.applied ? `applied: ${entries}` : `not applied (--no-baseline): ${entries}`]);
   }
   for (const [k, v] of Object.entries(counts)) props.push([`count.${k}`, String(v)]);
+  for (const [k, v] of Object.entries(storyboardCounts(agent) ?? {})) props.push([`storyboards.${k}`, String(v)]);
   for (const layer of LAYERS) props.push([`layers.${layer}`, String(agent.layers[layer])]);
   return props;
 }

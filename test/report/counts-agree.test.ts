@@ -4,7 +4,9 @@
 // read back out of each and compared — per agent, per section, the storyboards apart, the headline tally
 // and the gate.
 import { describe, expect, test } from 'vitest';
+import { badgeOf } from '../../harness/report/badge.ts';
 import { renderHtmlReport } from '../../harness/report/html.ts';
+import { agentProperties } from '../../harness/report/junit.ts';
 import { buildReportJson } from '../../harness/report/json.ts';
 import { renderSummaryMarkdown } from '../../harness/report/markdown.ts';
 import type { ReportOutcome, RunReport } from '../../harness/report/model.ts';
@@ -181,6 +183,23 @@ describe('one report, four renderers, the same numbers', () => {
       'Left untested by a baselined failure': expected.covered,
       'Storyboard failures': [2, 1],
     });
+  });
+
+  test('the JUnit count properties and the badges say the same numbers (storyboards apart)', () => {
+    for (const a of report.agents) {
+      const props = Object.fromEntries(agentProperties(a, report.strict));
+      const summary = json.agents.find((j) => j.name === a.name)!.summary;
+      for (const [k, v] of Object.entries(summary)) expect(props[`count.${k}`], `${a.name} count.${k}`).toBe(String(v));
+      const storyboards = json.agents.find((j) => j.name === a.name)!.storyboards;
+      for (const [k, v] of Object.entries(storyboards ?? {}))
+        expect(props[`storyboards.${k}`], `${a.name} storyboards.${k}`).toBe(String(v));
+    }
+    expect(
+      badgeOf(
+        report.agents.find((a) => a.name === 'alpha')!,
+        report.strict,
+      ).message,
+    ).toMatch(new RegExp(`^nonconformant · ${jsonTable['alpha']!.fail} fail\\b`));
   });
 
   test('storyboards are counted apart, the same everywhere', () => {
