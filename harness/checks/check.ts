@@ -121,11 +121,11 @@ interface CheckBase {
   id: string;
   severity: SeverityRule;
   title: string;
-  /** Public URL of the rule; for a rule this harness adds, the README section that explains it. */
+  /** Public URL of the rule; for a rule this harness adds, its section of docs/checks.md. */
   spec: SpecRef;
   /** One line: how a seller fixes a failure of this check (with an example where it helps). */
   fix: string;
-  /** A rule this harness adds to the AdCP/MCP ones (its `spec` links the README section that explains why). */
+  /** A rule this harness adds to the AdCP/MCP ones (its `spec` links its section of docs/checks.md, which explains why). */
   harnessAddition?: boolean;
   /**
    * For a rule whose level is fixed but whose requirement depends on a version (listed as MUST*): what
@@ -172,9 +172,10 @@ export function defineCheck<T extends Check>(check: T): T {
   if (!ID.test(check.id)) problems.push(`id '${check.id}' is not area.kebab-slug`);
   if (!check.title) problems.push('title is empty');
   if (!check.fix) problems.push('fix is empty');
-  if (!check.spec?.label || !/^(https:\/\/|README\.md#)/.test(check.spec?.url ?? ''))
-    problems.push('spec needs a label and a public https URL (or README.md#section for a harness addition)');
-  if (check.harnessAddition && !check.spec.url.startsWith('README.md#')) problems.push('a harness addition links its README section');
+  if (!check.spec?.label || !/^(https:\/\/|docs\/checks\.md#)/.test(check.spec?.url ?? ''))
+    problems.push('spec needs a label and a public https URL (or docs/checks.md#section for a harness addition)');
+  if (check.harnessAddition && !check.spec.url.startsWith('docs/checks.md#'))
+    problems.push('a harness addition links its section of docs/checks.md');
   if (typeof check.judge !== 'function') problems.push('judge is not a function');
   if (problems.length) throw new Error(`check ${String(check.id)}: ${problems.join('; ')}`);
   return Object.freeze(check);
@@ -254,7 +255,7 @@ export interface Outcome {
   schemaErrorsOmitted?: number;
   /** Label of the rule's source. */
   spec: string;
-  /** Public URL of the rule (README section for the harness's own rules). */
+  /** Public URL of the rule (docs/checks.md#section for the harness's own rules). */
   specUrl: string;
   /** How to fix a failure (present on fail and warn). */
   fix?: string;

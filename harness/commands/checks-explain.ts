@@ -51,7 +51,7 @@ export function explainCheck(check: Check, faults: readonly Fault[]): string {
     ...field('rule', check.title),
     ...field('severity', checkSeverityText(check)),
     ...field('judged', judgedText(check)),
-    // A harness addition's label says so; its url is the README section that explains it.
+    // A harness addition's label says so; its url is its section of docs/checks.md.
     ...field('spec', check.spec.label),
     ...field('', check.spec.url, { whole: true }),
     ...field('fix', check.fix),

@@ -14,7 +14,7 @@ export interface CatalogRow {
   severityRule: string;
   scope: Check['scope'];
   live: boolean;
-  /** A rule this harness adds to the AdCP / MCP ones (its specUrl is the README section that explains it). */
+  /** A rule this harness adds to the AdCP / MCP ones (its specUrl is its section of docs/checks.md). */
   harnessAddition: boolean;
   title: string;
   spec: string;
@@ -63,13 +63,18 @@ export function renderTable(rows: CatalogRow[]): string {
   return lines.join('\n');
 }
 
-/** The README's catalog table (between its `<!-- catalog:start -->` / `<!-- catalog:end -->` markers). */
+/**
+ * The catalog table of docs/checks.md (between its `<!-- catalog:start -->` / `<!-- catalog:end -->` markers,
+ * written by `npm run catalog`). A harness addition links its section on that same page (`#transportcall`).
+ */
 export function renderMarkdown(rows: CatalogRow[]): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
   const lines = ['| id | severity | what must hold | spec |', '|---|---|---|---|'];
   for (const r of rows) {
     const severity = r.severity === 'MUST*' ? `MUST* (${r.severityRule})` : r.severity;
-    const spec = r.harnessAddition ? `[this harness's rule](${r.specUrl})` : `[${cell(r.spec)}](${r.specUrl})`;
+    const spec = r.harnessAddition
+      ? `[this harness's rule](${r.specUrl.replace(/^docs\/checks\.md(?=#)/, '')})`
+      : `[${cell(r.spec)}](${r.specUrl})`;
     lines.push(`| \`${r.id}\` | ${cell(severity)} | ${cell(r.title)} | ${spec} |`);
   }
   return lines.join('\n');
@@ -83,7 +88,7 @@ that prove it. With check ids, explains each: its rule, severity, spec, fix, the
 fails and a command that shows one failing. With an area (e.g. 'envelope'), lists only its checks.
 
   --json       print the catalog (or the checks named) as JSON
-  --markdown   print the catalog (or the checks named) as the README's Markdown table
+  --markdown   print the catalog (or the checks named) as the Markdown table of docs/checks.md
   -h, --help   this text`;
 
 export async function main(argv: string[]): Promise<number> {

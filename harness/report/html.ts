@@ -141,7 +141,7 @@ const SCRIPT = `
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
-/** Only https URLs become links; anything else (a README anchor of this harness) stays text. */
+/** Only https URLs become links; anything else (a docs/checks.md anchor of this harness) stays text. */
 function specLink(o: ReportOutcome): string {
   if (/^https:\/\/[^\s"'<>`]+$/.test(o.specUrl)) return `<a href="${h(o.specUrl)}" rel="noreferrer noopener">${h(o.spec)}</a>`;
   return `${h(o.spec)} <span class="muted">(${h(o.specUrl)})</span>`;

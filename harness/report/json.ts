@@ -1,4 +1,4 @@
-// report.json: the stable, documented machine-readable report (README § "report.json"), validated by
+// report.json: the stable, documented machine-readable report (docs/reports.md § "report.json"), validated by
 // harness/report/report.schema.json. Bump REPORT_SCHEMA_VERSION on any change that is not a pure addition.
 import {
   addCounts,

@@ -272,11 +272,11 @@ function evidenceCell(o: ReportOutcome): string {
 
 /**
  * The spec as a link only when it is an absolute https URL that cannot break out of the link; a rule of
- * this harness (its README's section) is named as text — a step summary has no README beside it.
+ * this harness (its section of docs/checks.md) is named as text — a step summary has no file beside it.
  */
 function specLink(o: ReportOutcome): string {
   if (/^https:\/\/[A-Za-z0-9._~:/?#@!$&'*+,;=%-]*$/.test(o.specUrl))
     return `[${md(o.spec)}](${o.specUrl.replace(/[()]/g, (c) => encodeURIComponent(c))})`;
-  const section = /^README\.md#(.+)$/.exec(o.specUrl)?.[1];
-  return section ? `${md(o.spec)} (adcp-conformance README, section ${md(section)})` : md(o.spec);
+  const section = /^docs\/checks\.md#(.+)$/.exec(o.specUrl)?.[1];
+  return section ? `${md(o.spec)} (adcp-conformance docs/checks.md, section ${md(section)})` : md(o.spec);
 }

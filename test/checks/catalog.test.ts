@@ -43,7 +43,7 @@ describe('the catalog', () => {
       expect(c.fix.length, c.id).toBeGreaterThan(10);
       expect(c.spec.label.length, c.id).toBeGreaterThan(3);
       expect(c.spec.url, c.id).toMatch(
-        c.harnessAddition ? /^README\.md#[a-z0-9-]+$/ : /^https:\/\/(adcontextprotocol\.org|modelcontextprotocol\.io)\//,
+        c.harnessAddition ? /^docs\/checks\.md#[a-z0-9-]+$/ : /^https:\/\/(adcontextprotocol\.org|modelcontextprotocol\.io)\//,
       );
       expect(['MUST', 'SHOULD', 'MUST*']).toContain(severityLabel(c));
       expect(['exchange', 'agent']).toContain(c.scope);
@@ -90,5 +90,33 @@ describe('the catalog', () => {
     const missing = [...rules.keys()].filter((id) => !ours.has(id));
     expect(missing).toEqual([]);
     for (const [id, sev] of rules) expect(severityLabel(checkById(id)!), id).toBe(sev);
+  });
+});
+
+describe('a harness addition', () => {
+  const addition = {
+    id: 'envelope.made-up',
+    scope: 'exchange',
+    severity: 'SHOULD',
+    title: 'a made-up rule of this harness',
+    fix: 'do the made-up thing',
+    harnessAddition: true,
+    judge: () => ({ status: 'pass' }),
+  } as const;
+
+  test('links its section of docs/checks.md, and nothing else', async () => {
+    const { defineCheck } = await import('../../harness/checks/check.ts');
+    const define = (url: string) => () => defineCheck({ ...addition, spec: { label: "this harness's rule", url } } as never);
+    expect(define('docs/checks.md#envelopemade-up')).not.toThrow();
+    expect(define('README.md#envelopemade-up')).toThrow(/a harness addition links its section of docs\/checks\.md/);
+    expect(define('https://adcontextprotocol.org/docs/')).toThrow(/a harness addition links its section of docs\/checks\.md/);
+  });
+
+  test("each one's section exists on docs/checks.md", () => {
+    const page = readFileSync(path.join(root, 'docs', 'checks.md'), 'utf8');
+    const headings = new Set([...page.matchAll(/^#{1,6} +(.+)$/gm)].map((m) => m[1]!.replace(/[`.]/g, '').toLowerCase()));
+    const additions = catalog.filter((c) => c.harnessAddition);
+    expect(additions.length).toBeGreaterThan(0);
+    for (const c of additions) expect(headings, c.id).toContain(c.spec.url.replace('docs/checks.md#', ''));
   });
 });

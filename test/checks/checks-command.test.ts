@@ -36,13 +36,13 @@ describe('adcp-conformance checks', () => {
   });
 });
 
-describe('the README catalog table', () => {
-  test('is exactly what `checks --markdown` prints (regenerate it with that command)', async () => {
+describe('the catalog table of docs/checks.md', () => {
+  test('is exactly what `checks --markdown` prints (regenerate it with `npm run catalog`)', async () => {
     const { readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { catalogRows, renderMarkdown } = await import('../../harness/commands/checks.ts');
-    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-    const table = /<!-- catalog:start -->\n([\s\S]*?)\n<!-- catalog:end -->/.exec(readme)?.[1];
+    const page = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'checks.md'), 'utf8');
+    const table = /<!-- catalog:start -->\n([\s\S]*?)\n<!-- catalog:end -->/.exec(page)?.[1];
     expect(table).toBe(renderMarkdown(catalogRows()));
   });
 });

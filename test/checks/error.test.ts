@@ -219,6 +219,6 @@ describe('the located adcp_error the field checks judge', () => {
   });
 });
 
-test('error.no-internals is a harness addition that links its README section', () => {
-  expect(noInternals).toMatchObject({ harnessAddition: true, spec: { url: 'README.md#errorno-internals' } });
+test('error.no-internals is a harness addition that links its section of docs/checks.md', () => {
+  expect(noInternals).toMatchObject({ harnessAddition: true, spec: { url: 'docs/checks.md#errorno-internals' } });
 });

@@ -58,7 +58,7 @@ describe('probe over stdio (--stdio)', () => {
   });
 
   // A valid request answered with an error ran no success rule: never "✓ conformant" (exit 3, incomplete:
-  // MUST rules applied and stayed untested — README "Exit codes"; not 1, the seller may refuse rightly).
+  // MUST rules applied and stayed untested — docs/run.md "Exit codes"; not 1, the seller may refuse rightly).
   test('a valid request answered with an error: "success rules not exercised", incomplete, exit 3', async () => {
     const r = await runCli(['probe', 'get_products', '--args', '{"buying_mode":42}', '--stdio', stdioSeller()]);
     expect(r.code, r.stdout + r.stderr).toBe(3);

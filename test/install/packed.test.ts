@@ -24,6 +24,8 @@ const CLONE = [
   'scripts',
   'vectors',
   'package.json',
+  'README.md',
+  'docs',
   'tsconfig.json',
   'tsconfig.build.json',
 ];
@@ -107,7 +109,7 @@ describe('the packed harness', () => {
     expect(said).toContain('dist/ is current (built by prepack)');
   });
 
-  test('the tarball holds the compiled build, the bin, the reference seller, config, vectors and schemas: no TypeScript, no tests', () => {
+  test('the tarball holds the compiled build, the bin, the reference seller, config, vectors, schemas and the docs the README links: no TypeScript, no tests', () => {
     for (const f of [
       'package/package.json',
       'package/bin/adcp-conformance.js',
@@ -125,6 +127,8 @@ describe('the packed harness', () => {
       'package/vectors/envelope-checks.json',
       'package/adcp-schemas/README.md',
       'package/adcp-schemas/LICENSE-NOTICE.md',
+      'package/README.md',
+      'package/docs/run.md', // the README's links resolve in the installed package too
     ])
       expect(listing, f).toContain(f);
     expect(listing.filter((f) => /\.(ts|mts|cts)$/.test(f))).toEqual([]);

@@ -101,7 +101,7 @@ test('links work in a GitHub step summary: absolute https only; a rule of this h
           status: 'fail',
           message: 'x',
           spec: "the harness's rule",
-          specUrl: 'README.md#transportcall',
+          specUrl: 'docs/checks.md#transportcall',
         }),
         outcome({ check: 'envelope.status', tool: 't', status: 'fail', message: 'y' }),
       ]),
@@ -110,7 +110,7 @@ test('links work in a GitHub step summary: absolute https only; a rule of this h
   const targets = [...md.matchAll(/\]\(([^)]*)\)/g)].map((m) => m[1]);
   expect(targets.length).toBeGreaterThan(0);
   for (const t of targets) expect(t).toMatch(/^https:\/\//);
-  expect(md).toContain("| the harness's rule (adcp-conformance README, section transportcall) |");
+  expect(md).toContain("| the harness's rule (adcp-conformance docs/checks.md, section transportcall) |");
 });
 
 test('a bug on seven calls is one row, the calls counted and listed', () => {

@@ -1,4 +1,4 @@
-// Exit codes of the paths README § "Exit codes" promises, on the CLI as a child process: Ctrl-C mid-run
+// Exit codes of the paths docs/run.md § "Exit codes" promises, on the CLI as a child process: Ctrl-C mid-run
 // (3, with reports that say incomplete), --merge-reports on bad directories and unwritable outputs (2,
 // nothing run).
 import { spawn } from 'node:child_process';

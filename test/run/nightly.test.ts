@@ -82,7 +82,7 @@ describe('nightly: the same inventory, sellers changed between the runs', () => 
     const night2 = join(dir, 'night2', 'report.json');
     await night('night3', '--compare', night2, '--fail-on', 'regressions');
 
-    // The same night on two machines: the shards write blobs, the merge compares and gates (the README's workflow).
+    // The same night on two machines: the shards write blobs, the merge compares and gates (the workflow of docs/nightly.md).
     await night('shard1', '--shard', '1/2', '--reporter', 'blob');
     await night('shard2', '--shard', '2/2', '--reporter', 'blob');
     const blobs = join(dir, 'all-blobs');

@@ -16,7 +16,7 @@ export default defineCheck({
   harnessAddition: true,
   provenBy: 'test/run/baselines.test.ts',
   title: 'every `expect` entry of the config still matches a failure in this run, and names a tool the agent exposes',
-  spec: { label: "This harness's rule: a baseline that no longer applies must be removed", url: 'README.md#baselinestale' },
+  spec: { label: "This harness's rule: a baseline that no longer applies must be removed", url: 'docs/checks.md#baselinestale' },
   fix: "remove the entry from the agent's `expect` (what it excused is fixed) or correct the check / tool it names; `run --write-baseline FILE` writes the current failures",
   judge(a, ctx): AgentVerdict[] {
     const b = ctx.baseline;

@@ -15,7 +15,7 @@ export default defineCheck({
   title: '`message`, `suggestion` and `details` carry no exception text, stack frames, file paths, SQL or upstream bodies',
   spec: {
     label: "adcp-conformance's own rule (after AdCP · Transport error mapping › Security considerations › Seller requirements)",
-    url: 'README.md#errorno-internals',
+    url: 'docs/checks.md#errorno-internals',
   },
   fix: 'catch exceptions and answer a generic error such as `{"adcp_error":{"code":"SERVICE_UNAVAILABLE","message":"An internal error occurred","recovery":"transient"}}`; log the details server-side',
   judge: (x) =>

@@ -15,7 +15,7 @@ export default defineCheck({
   title: 'the `legacy_wrapper` branch was not needed (a server still wrapping in `result` is stale or not restarted)',
   spec: {
     label: "adcp-conformance's own rule (MCP 2025-11-25 · Tools › Structured content; the MCP TypeScript SDK 2.4.0 unwraps `result`)",
-    url: 'README.md#schemalegacy-wrapper',
+    url: 'docs/checks.md#schemalegacy-wrapper',
   },
   fix: 'upgrade the MCP server SDK (@modelcontextprotocol/server ≥ 2.4.0) and restart, so structuredContent is the payload itself, not `{"result":{…}}`',
   judge(x, ctx) {

@@ -11,7 +11,7 @@ export default defineCheck({
   harnessAddition: true,
   judgesUnanswered: true,
   title: 'every tools/call gets a JSON-RPC answer within the call timeout, under the byte cap, connection intact',
-  spec: { label: "adcp-conformance's own rule (MCP lifecycle timeouts; the harness's byte cap)", url: 'README.md#transportcall' },
+  spec: { label: "adcp-conformance's own rule (MCP lifecycle timeouts; the harness's byte cap)", url: 'docs/checks.md#transportcall' },
   fix: 'answer every tools/call within the timeout; keep answers under the byte cap (`maxBytes`); never exit or drop the connection mid-call',
   judge(x) {
     if (x.outcome.kind !== 'transport-error') return pass();
