@@ -13,6 +13,7 @@ import { runScenarios } from './scenarios.ts';
 import { AUTH_SCENARIOS, unauthenticatedScenario } from './unauthenticated.ts';
 import { redactDeep, usableSecrets } from '../config/redact.ts';
 import { agentFacts } from './agent-facts.ts';
+import { own } from '../json.ts';
 import { stderrGist } from './down-reason.ts';
 import { extractSuccess } from '../extract/success.ts';
 import { chooseAdcpPin, type AdcpPin } from '../schemas/version.ts';
@@ -79,9 +80,6 @@ const STDERR_QUOTE_LINES = 3;
 /** The discovery task: always sent unpinned (its answer tells which releases the seller serves). */
 const CAPABILITIES = 'get_adcp_capabilities';
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)).unref());
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-/** Own property of a seller object, never through its prototype chain. */
-const own = (v: unknown, key: string): unknown => (isObject(v) && Object.hasOwn(v, key) ? v[key] : undefined);
 const exitWords = (exit: { code: number | null; signal: string | null }): string =>
   exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
 const shortName = (v: unknown): string => {

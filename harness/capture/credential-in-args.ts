@@ -7,7 +7,7 @@
 import type { Exchange, ScenarioRecord } from './exchange.ts';
 import { isPlainCall, isSuccess, probeSuccess, successPayload } from './scenario-facts.ts';
 import type { ScenarioHost } from './scenarios.ts';
-import { isObject, own } from '../extract/json.ts';
+import { isObject, own } from '../json.ts';
 
 export const CREDENTIAL_IN_ARGS = { name: 'credential-in-args', step: 'ext-api-key' } as const;
 

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Exchange, ScenarioRecord } from './exchange.ts';
 import type { ScenarioHost } from './scenarios.ts';
-import { own } from '../extract/json.ts';
+import { own } from '../json.ts';
 import { successPayload } from './scenario-facts.ts';
 import { baseProbe, gate31, PINNED_TASKS } from './version-scenario.ts';
 

@@ -4,7 +4,7 @@
 // reads a success the way a conformant client does (harness/extract/success.ts).
 import type { Exchange } from './exchange.ts';
 import type { BookedProduct } from './probes.ts';
-import { isObject, own, type JsonObject } from '../extract/json.ts';
+import { isObject, own, type JsonObject } from '../json.ts';
 import { locateSuccess } from '../extract/success.ts';
 
 /** Scenario names (an Exchange's `scenario.name`, a ScenarioRecord's `name`). */

@@ -3,7 +3,7 @@
 // the checks work out what the seller had to answer to each pin. Every reader works on raw seller JSON
 // (own properties only, bounded, never throws).
 import type { Exchange } from './exchange.ts';
-import { isObject, own } from '../extract/json.ts';
+import { isObject, own } from '../json.ts';
 import { locateSuccess } from '../extract/success.ts';
 import { probeSuccess, successPayload } from './scenario-facts.ts';
 

@@ -12,7 +12,7 @@ import { noAnswer, adcpPayload, adcpVersionOf, auditRecord, parseVersion, viewRe
 import { escapeVisible } from '../sanitize.ts';
 import { placeOf, placeText } from './place.ts';
 import { scenarioOf } from '../capture/scenario-facts.ts';
-import { preview } from './json.ts';
+import { preview } from '../json.ts';
 
 const SHOWN_CHARS = 200;
 

@@ -6,7 +6,7 @@ import { scenarioOf } from '../capture/scenario-facts.ts';
 import { effectiveRecovery, MAX_CODE_LENGTH } from '../extract/error.ts';
 import { fail, notApplicable, onCall, pass, untested, type AgentVerdict, type Verdict } from './check.ts';
 import { locatedAdcpError } from './error/_adcp-error.ts';
-import { isObject, own, preview, type JsonObject } from './json.ts';
+import { isObject, own, preview, type JsonObject } from '../json.ts';
 import { noAnswer, viewResult } from './views.ts';
 
 export interface Step {

@@ -19,7 +19,7 @@ import type { AgentCapture, Exchange, ExchangeOutcome } from '../capture/exchang
 import type { BaselineContext, CheckContext, SchemaError, SchemaService, Status } from './check.ts';
 import { checkById } from './catalog.ts';
 import { judgeAgent } from './engine.ts';
-import { hasOwn, isObject, own } from './json.ts';
+import { hasOwn, isObject, own } from '../json.ts';
 
 const STATUSES: readonly Status[] = ['pass', 'fail', 'warn', 'not-applicable', 'untested'];
 const RANK: Record<Status, number> = { 'not-applicable': 0, pass: 1, untested: 2, warn: 3, fail: 4 };

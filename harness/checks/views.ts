@@ -8,7 +8,7 @@ import { notApplicable, untested, type CheckContext, type Verdict } from './chec
 import { isAdcpErrorOnly, locateSuccess, TEXT_LIMIT, utf8Bytes } from '../extract/success.ts';
 import { detectMetaIdTool, structuredContentTarget, type AuditRecord, type LayerTarget } from '../extract/layer.ts';
 import { isAdcpTask } from './adcp-tasks.ts';
-import { hasOwn, isObject, own, type JsonObject } from './json.ts';
+import { hasOwn, isObject, own, type JsonObject } from '../json.ts';
 
 export const NO_ANSWER = 'no answer: see transport.call';
 /** A call that got no answer: untested, blocked by transport.call's failure on that call. */

@@ -8,6 +8,7 @@ import initializeCheck from '../checks/transport/initialize.ts';
 import staleCheck from '../checks/baseline/stale.ts';
 import { listedNames, matchingEntry, unexposedTool } from '../checks/baseline/_match.ts';
 import { pointerOf } from '../config/errors.ts';
+import { own } from '../json.ts';
 import type { SchemaSource } from '../schemas/index.ts';
 import { judgeInSandbox, type JudgeBudget } from './judge-sandbox.ts';
 import { storyboardReportOutcomes, type AgentStoryboards } from './storyboards.ts';
@@ -92,7 +93,7 @@ export async function judgeCapture(capture: AgentCapture, opts: JudgeOptions): P
     index: opts.index,
     transport: capture.agent.transport,
     protocolVersion: init.ok ? optionalText(init.protocolVersion, secrets) : null,
-    server: { name: optionalText(field(serverInfo, 'name'), secrets), version: optionalText(field(serverInfo, 'version'), secrets) },
+    server: { name: optionalText(own(serverInfo, 'name'), secrets), version: optionalText(own(serverInfo, 'version'), secrets) },
     adcpVersion: adcpVersion ? sellerText(adcpVersion.version, secrets, 100) : null,
     adcpVersionReason: adcpVersion ? sellerText(`${adcpVersion.reason} · ${releaseFacts(capture)}`, secrets, 900) : null,
     layers: layerCounts(capture),
@@ -272,10 +273,4 @@ function unexposedToolErrors(
 export function baselineReason(expect: Readonly<Record<string, string>> | undefined, check: string, tool: string): string | undefined {
   const key = matchingEntry(expect, check, tool);
   return key === undefined ? undefined : expect?.[key];
-}
-
-function field(obj: unknown, key: string): unknown {
-  return obj !== null && typeof obj === 'object' && Object.prototype.hasOwnProperty.call(obj, key)
-    ? (obj as Record<string, unknown>)[key]
-    : undefined;
 }

@@ -3,7 +3,7 @@
 // disk), and the agent's own tool outputSchemas compiled by their dialect.
 import type { AgentCapture } from '../capture/exchange.ts';
 import type { SchemaError, SchemaService } from '../checks/check.ts';
-import { isObject, own } from '../extract/json.ts';
+import { isObject, own } from '../json.ts';
 import type { ErrorObject } from 'ajv';
 import { ERROR_CAP, validateBounded } from './bounded.ts';
 import { loadErrorVocabulary, type ErrorVocabulary } from './error-codes.ts';

@@ -14,7 +14,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { SchemaError } from '../checks/check.ts';
-import { isObject, own } from '../extract/json.ts';
+import { isObject, own } from '../json.ts';
 import { capErrorsInCode, ERROR_CAP, isCapStop, validateBounded } from './bounded.ts';
 import { boundSchemaErrors } from './errors.ts';
 import { errorText } from './fetch.ts';

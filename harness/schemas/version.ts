@@ -8,7 +8,7 @@
 // tree); a version the source lacks falls through to the next rule, and the reason says so.
 import type { AgentCapture } from '../capture/exchange.ts';
 import { extractSuccess } from '../extract/success.ts';
-import { isObject, own } from '../extract/json.ts';
+import { isObject, own } from '../json.ts';
 
 export interface ParsedVersion {
   major: number;

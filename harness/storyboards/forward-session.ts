@@ -10,7 +10,7 @@ import type { AgentConfig, HttpAgentConfig } from '../config/types.ts';
 import { CallTracker } from '../connect/call-tracker.ts';
 import { classify, failure } from '../connect/failure.ts';
 import { openTransport, PermissiveResult, PinnedClient, type Session } from '../connect/session.ts';
-import { isObject, own } from '../checks/json.ts';
+import { isObject, own } from '../json.ts';
 import type { ForwardAnswer, ForwardRequest, ProxyAuth } from './proxy.ts';
 import { credentialHeaders } from '../capture/unauthenticated.ts';
 

@@ -10,7 +10,7 @@ import flat from '../../harness/checks/envelope/flat.ts';
 import isErrorType from '../../harness/checks/envelope/is-error-type.ts';
 import legacyStatusFields from '../../harness/checks/envelope/legacy-status-fields.ts';
 import reservedKeys, { findReservedKey } from '../../harness/checks/envelope/reserved-keys.ts';
-import { jsonBytes, jsonBytesWalk } from '../../harness/checks/json.ts';
+import { jsonBytes, jsonBytesWalk } from '../../harness/json.ts';
 import size from '../../harness/checks/envelope/size.ts';
 import status from '../../harness/checks/envelope/status.ts';
 import structuredContentObject from '../../harness/checks/envelope/structured-content-object.ts';

@@ -9,7 +9,7 @@
 import type { AgentCapture } from '../../capture/exchange.ts';
 import { CREDENTIAL_IN_ARGS, PROBE_KEY, PROBE_VALUE } from '../../capture/credential-in-args.ts';
 import { defineCheck, fail, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { about, answerOf, at, notRun, scenarioSteps, type Step } from '../scenario-view.ts';
 
 /** 3.1.0's publication date, and the day the rule became MUST (90 days later). */

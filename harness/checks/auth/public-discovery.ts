@@ -7,7 +7,7 @@ import type { AgentCapture } from '../../capture/exchange.ts';
 import { AUTH_SCENARIO } from '../../capture/unauthenticated.ts';
 import { authSession } from './_session.ts';
 import { defineCheck, fail, pass, untested, type AgentVerdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { about, answerOf, at, scenarioSteps } from '../scenario-view.ts';
 
 const WANT = 'an answer without credentials (discovery is public; get_products may return less)';

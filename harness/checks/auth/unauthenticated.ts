@@ -6,7 +6,7 @@ import type { AgentCapture } from '../../capture/exchange.ts';
 import { SCENARIO, STEP } from '../../capture/scenario-facts.ts';
 import { authSession } from './_session.ts';
 import { defineCheck, fail, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { about, answerOf, at, scenarioSteps, type Step } from '../scenario-view.ts';
 import { reservedCode } from '../error/_adcp-error.ts';
 

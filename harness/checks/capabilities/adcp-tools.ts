@@ -3,7 +3,7 @@
 // left untested; this check says plainly why.
 import { isAdcpTask } from '../adcp-tasks.ts';
 import { defineCheck, fail, pass } from '../check.ts';
-import { own } from '../json.ts';
+import { own } from '../../json.ts';
 import { listedTools, one } from '../transport/_listed-tools.ts';
 import { CAPABILITIES_TOOL, listedNames } from './_tools.ts';
 

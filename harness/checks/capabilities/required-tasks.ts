@@ -23,7 +23,7 @@ import {
   type Verdict,
   MUST_FROM_ADCP_3_1,
 } from '../check.ts';
-import { isObject, own, preview } from '../json.ts';
+import { isObject, own, preview } from '../../json.ts';
 import { listedTools, one } from '../transport/_listed-tools.ts';
 import { adcpPayload, adcpVersionOf, noPayload, NO_ANSWER, viewResult } from '../views.ts';
 import { CAPABILITIES_TOOL, toolIndex } from './_tools.ts';

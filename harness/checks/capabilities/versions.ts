@@ -11,7 +11,7 @@
 // got no answer, or returned an error has one we could not read, so the rule is untested.
 import type { AgentCapture } from '../../capture/exchange.ts';
 import { blockerOf, defineCheck, fail, notApplicable, onCall, pass, untested, type Verdict } from '../check.ts';
-import { describeType, isObject, own, preview } from '../json.ts';
+import { describeType, isObject, own, preview } from '../../json.ts';
 import { listedTools, one } from '../transport/_listed-tools.ts';
 import { adcpPayload, adcpVersionOf, noPayload, NO_ANSWER, viewResult } from '../views.ts';
 import { CAPABILITIES_TOOL, toolIndex } from './_tools.ts';

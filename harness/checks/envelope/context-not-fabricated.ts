@@ -6,7 +6,7 @@
 import type { AgentCapture, Exchange } from '../../capture/exchange.ts';
 import { ENVELOPE_SCENARIO, ENVELOPE_STEP } from '../../capture/envelope-scenario.ts';
 import { defineCheck, fail, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { hasOwn, isObject, own, preview, type JsonObject } from '../json.ts';
+import { hasOwn, isObject, own, preview, type JsonObject } from '../../json.ts';
 import { about, at, notRun, scenarioSteps } from '../scenario-view.ts';
 import { textItems, viewResult } from '../views.ts';
 

@@ -5,7 +5,7 @@
 // numeric keys of objects) accept every reasonable form (see _codes.ts jsonPathLiteForms).
 import type { Exchange } from '../../capture/exchange.ts';
 import { defineCheck, fail, notApplicable, pass, MUST_FROM_ADCP_3_1 } from '../check.ts';
-import { isObject, own, preview } from '../json.ts';
+import { isObject, own, preview } from '../../json.ts';
 import { onAdcpError } from './_adcp-error.ts';
 import { jsonPathLiteForms, pointerSegments } from './_codes.ts';
 

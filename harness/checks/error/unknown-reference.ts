@@ -5,7 +5,7 @@
 import type { AgentCapture } from '../../capture/exchange.ts';
 import { SCENARIO, STEP, successPayload } from '../../capture/scenario-facts.ts';
 import { defineCheck, fail, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { about, answerOf, at, notRun, scenarioSteps, type Step } from '../scenario-view.ts';
 
 const WHAT: Record<string, { subject: string; want: string }> = {

@@ -5,7 +5,7 @@
 import type { AgentCapture } from '../../capture/exchange.ts';
 import { SCENARIO, STEP } from '../../capture/scenario-facts.ts';
 import { defineCheck, fail, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { about, answerOf, at, codeOf, notRun, recoveryOf, scenarioSteps, servedLike, type Step } from '../scenario-view.ts';
 
 const subject = (s: Step): string => `${s.x.tool} (adcp_major_version ${preview(own(s.x.request.arguments, 'adcp_major_version'))})`;

@@ -5,7 +5,7 @@
 import type { AgentCapture, Exchange } from '../../capture/exchange.ts';
 import { STEP } from '../../capture/scenario-facts.ts';
 import { defineCheck, fail, pass, type AgentVerdict, type Verdict } from '../check.ts';
-import { clip, isObject, own, preview, safeStringify, type JsonObject } from '../json.ts';
+import { clip, isObject, own, preview, safeStringify, type JsonObject } from '../../json.ts';
 import { answerOf, at, codeOf, type Step } from '../scenario-view.ts';
 import { idempotencyStep, SUBJECT } from './_scenario.ts';
 

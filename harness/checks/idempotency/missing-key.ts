@@ -5,7 +5,7 @@
 import type { AgentCapture } from '../../capture/exchange.ts';
 import { STEP } from '../../capture/scenario-facts.ts';
 import { defineCheck, fail, pass, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { answerOf, at, recoveryOf, type Step } from '../scenario-view.ts';
 import { idempotencyStep, SUBJECT } from './_scenario.ts';
 

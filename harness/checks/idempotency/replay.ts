@@ -3,7 +3,7 @@
 import type { AgentCapture } from '../../capture/exchange.ts';
 import { STEP, successPayload } from '../../capture/scenario-facts.ts';
 import { defineCheck, fail, onCall, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { answerOf, at, type Step } from '../scenario-view.ts';
 import { payloadOrVerdict } from '../views.ts';
 import { idempotencyStep, SUBJECT } from './_scenario.ts';

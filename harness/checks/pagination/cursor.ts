@@ -14,7 +14,7 @@ import {
   type ListTask,
 } from '../../capture/scenario-facts.ts';
 import { defineCheck, fail, onCall, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { about, answerOf, at, notRun, scenarioRecord, scenarioSteps, type Step } from '../scenario-view.ts';
 import { payloadOrVerdict } from '../views.ts';
 

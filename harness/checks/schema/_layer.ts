@@ -5,7 +5,7 @@
 // (the call is outside the revisions the gate covers) and `missing` (no structuredContent object).
 import type { Exchange } from '../../capture/exchange.ts';
 import { notApplicable, type CheckContext, type Verdict } from '../check.ts';
-import { isObject, own, preview, type JsonObject } from '../json.ts';
+import { isObject, own, preview, type JsonObject } from '../../json.ts';
 import { layerTarget, outputSchemaOf, successResult } from '../views.ts';
 
 export type Layer =

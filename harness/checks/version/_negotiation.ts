@@ -4,7 +4,7 @@
 import type { AgentCapture } from '../../capture/exchange.ts';
 import { declaredReleases, echoOf, parseRelease, releases31, type Resolution } from '../../capture/version-facts.ts';
 import { fail, notApplicable, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { isObject, own, preview } from '../json.ts';
+import { isObject, own, preview } from '../../json.ts';
 import { answerOf, at, codeOf, recoveryOf, type Step } from '../scenario-view.ts';
 
 /** The releases the seller declares when it declares a 3.1+ one; else the verdict saying why the rule does not apply. */

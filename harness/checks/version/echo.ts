@@ -8,7 +8,7 @@ import type { AgentCapture, Exchange } from '../../capture/exchange.ts';
 import { echoOf, parseRelease, pinOf } from '../../capture/version-facts.ts';
 import { locatedAdcpError } from '../error/_adcp-error.ts';
 import { defineCheck, fail, notApplicable, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { viewResult } from '../views.ts';
 import { gate31 } from './_negotiation.ts';
 

@@ -9,7 +9,7 @@ import type { AgentCapture } from '../../capture/exchange.ts';
 import { resolvePin } from '../../capture/version-facts.ts';
 import { VERSION_SCENARIO, VERSION_STEP } from '../../capture/version-scenario.ts';
 import { defineCheck, untested, type AgentVerdict } from '../check.ts';
-import { own } from '../json.ts';
+import { own } from '../../json.ts';
 import { about, notRun, scenarioSteps } from '../scenario-view.ts';
 import { gate31, judgeResolution } from './_negotiation.ts';
 
