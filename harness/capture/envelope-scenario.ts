@@ -11,7 +11,8 @@ import type { Exchange, ScenarioRecord } from './exchange.ts';
 import type { ScenarioHost } from './scenarios.ts';
 import { own } from '../json.ts';
 import { successPayload } from './scenario-facts.ts';
-import { baseProbe, gate31, PINNED_TASKS } from './version-scenario.ts';
+import { PINNED_TASKS } from '../adcp-tasks.ts';
+import { baseProbe, gate31 } from './version-scenario.ts';
 
 export const ENVELOPE_SCENARIO = { protocolFields: 'protocol-fields', noContext: 'context-not-fabricated' } as const;
 export const ENVELOPE_STEP = { withFields: 'with-protocol-fields', withoutContext: 'without-context' } as const;

@@ -33,7 +33,8 @@ import {
   type ListTask,
   variedArguments,
 } from './scenario-facts.ts';
-import { majorMismatchScenario, PINNED_TASKS, releaseNegotiationScenario } from './version-scenario.ts';
+import { PINNED_TASKS } from '../adcp-tasks.ts';
+import { majorMismatchScenario, releaseNegotiationScenario } from './version-scenario.ts';
 import { contextNotFabricatedScenario, protocolFieldsScenario } from './envelope-scenario.ts';
 import { CREDENTIAL_IN_ARGS, credentialInArgsScenario } from './credential-in-args.ts';
 

@@ -7,7 +7,7 @@ import type { Exchange } from '../capture/exchange.ts';
 import { notApplicable, untested, type CheckContext, type Verdict } from './check.ts';
 import { isAdcpErrorOnly, locateSuccess, TEXT_LIMIT, utf8Bytes } from '../extract/success.ts';
 import { detectMetaIdTool, structuredContentTarget, type AuditRecord, type LayerTarget } from '../extract/layer.ts';
-import { isAdcpTask } from './adcp-tasks.ts';
+import { isAdcpTask } from '../adcp-tasks.ts';
 import { hasOwn, isObject, own, type JsonObject } from '../json.ts';
 
 export const NO_ANSWER = 'no answer: see transport.call';

@@ -9,7 +9,7 @@
 import type { AgentCapture, Exchange } from '../capture/exchange.ts';
 import { agentFacts } from '../capture/agent-facts.ts';
 import { defaultProbes } from '../capture/probes.ts';
-import { ADCP_TASKS } from '../checks/adcp-tasks.ts';
+import { ADCP_TASKS } from '../adcp-tasks.ts';
 import type { AgentConfig } from '../config/types.ts';
 import type { SchemaSource } from '../schemas/source.ts';
 import { judgeInSandbox } from './judge-sandbox.ts';

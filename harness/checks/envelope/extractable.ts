@@ -3,7 +3,7 @@
 import { defineCheck, fail, notApplicable, pass, untested } from '../check.ts';
 import { isAdcpErrorOnly } from '../../extract/success.ts';
 import { describeType, hasOwn, isObject, own, preview } from '../../json.ts';
-import { isAdcpTask } from '../adcp-tasks.ts';
+import { isAdcpTask } from '../../adcp-tasks.ts';
 import { adcpPayload, successResult, textItems } from '../views.ts';
 
 export default defineCheck({

@@ -3,7 +3,7 @@
 // revision the AdCP page names), not checked before.
 import { defineCheck, fail, notApplicable, pass } from '../check.ts';
 import { hasOwn } from '../../json.ts';
-import { isAdcpTask } from '../adcp-tasks.ts';
+import { isAdcpTask } from '../../adcp-tasks.ts';
 import { outputSchemaOf, successResult, textItems } from '../views.ts';
 
 export default defineCheck({

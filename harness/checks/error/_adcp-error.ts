@@ -7,7 +7,7 @@ import type { Exchange } from '../../capture/exchange.ts';
 import { locateAdcpError, RESERVED_JSONRPC_CODES } from '../../extract/error.ts';
 import { notApplicable, untested, type Verdict } from '../check.ts';
 import { describeType, isObject, own, preview, type JsonObject } from '../../json.ts';
-import { isAdcpTask } from '../adcp-tasks.ts';
+import { isAdcpTask } from '../../adcp-tasks.ts';
 import { errorResult, noAnswer } from '../views.ts';
 
 export interface LocatedRaw {

@@ -3,7 +3,7 @@
 import { defineCheck, fail, notApplicable, pass } from '../check.ts';
 import { locateAdcpError } from '../../extract/error.ts';
 import { describeType, isObject, own, preview } from '../../json.ts';
-import { isAdcpTask } from '../adcp-tasks.ts';
+import { isAdcpTask } from '../../adcp-tasks.ts';
 import { errorResult } from '../views.ts';
 
 export default defineCheck({
