@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import type { AgentCapture } from '../harness/capture/exchange.ts';
+import type { AgentCapture } from '../harness/record/exchange.ts';
 import { captureBytes, closeJudgeSandboxes, judgeInSandbox } from '../harness/run/judge-sandbox.ts';
 import { createSchemaService, patternTester, sdkSchemaSource } from '../harness/schemas/index.ts';
 import { OutputSchemaCompiler } from '../harness/schemas/output.ts';

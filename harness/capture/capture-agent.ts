@@ -7,7 +7,7 @@ import { CallTracker, type PendingCall } from '../connect/call-tracker.ts';
 import { classify, failure } from '../connect/failure.ts';
 import { openTransport, PermissiveResult, PinnedClient, type Session } from '../connect/session.ts';
 import type { HarnessStdioTransport } from '../connect/stdio-transport.ts';
-import type { AgentCapture, Exchange, ExchangeOutcome, ExchangeScenario, ScenarioRecord, TransportFailure } from './exchange.ts';
+import type { AgentCapture, Exchange, ExchangeOutcome, ExchangeScenario, ScenarioRecord, TransportFailure } from '../record/exchange.ts';
 import { correlationId, defaultProbes, withContext } from './probes.ts';
 import { runScenarios } from './scenarios.ts';
 import { AUTH_SCENARIOS, unauthenticatedScenario } from './unauthenticated.ts';

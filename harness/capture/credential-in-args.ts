@@ -4,10 +4,10 @@
 // seller must not parse), pinned to the newest 3.1+ release the seller declares. A conformant seller
 // rejects it with CREDENTIAL_IN_ARGS (terminal). Runs on every agent, stdio included: one call, read-only.
 // Sellers that declare no 3.1+ release in `adcp.supported_versions` are not asked (the code is 3.1's).
-import type { Exchange, ScenarioRecord } from './exchange.ts';
+import type { Exchange, ScenarioRecord } from '../record/exchange.ts';
 import { CREDENTIAL_PROBE_TASKS } from '../adcp-tasks.ts';
 import { isPlainCall, isSuccess, probeSuccess, successPayload } from './scenario-facts.ts';
-import type { ScenarioHost } from './scenarios.ts';
+import type { ScenarioHost } from './scenario-host.ts';
 import { isObject, own } from '../json.ts';
 
 export const CREDENTIAL_IN_ARGS = { name: 'credential-in-args', step: 'ext-api-key' } as const;

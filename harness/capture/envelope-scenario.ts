@@ -7,8 +7,8 @@
 // - `context-not-fabricated` (1 call; every seller): WITHOUT the `context` object the harness otherwise
 //   sends on every call. The answer must carry no `context` (context-sessions.mdx, "No synthesis").
 import { randomUUID } from 'node:crypto';
-import type { Exchange, ScenarioRecord } from './exchange.ts';
-import type { ScenarioHost } from './scenarios.ts';
+import type { Exchange, ScenarioRecord } from '../record/exchange.ts';
+import type { ScenarioHost } from './scenario-host.ts';
 import { own } from '../json.ts';
 import { successPayload } from './scenario-facts.ts';
 import { PINNED_TASKS } from '../adcp-tasks.ts';

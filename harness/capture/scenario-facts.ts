@@ -2,7 +2,7 @@
 // capture uses them to decide what to call next (a cursor to follow, a product to book), the checks to
 // judge what came back. Every reader works on raw seller JSON (own properties only, never throws) and
 // reads a success the way a conformant client does (harness/extract/success.ts).
-import type { Exchange } from './exchange.ts';
+import type { Exchange } from '../record/exchange.ts';
 import type { BookedProduct } from './probes.ts';
 import { LIST_SHAPES } from '../adcp-tasks.ts';
 import { isObject, own, type JsonObject } from '../json.ts';

@@ -15,7 +15,7 @@
 import { randomInt } from 'node:crypto';
 import { DISCOVERY_TASKS, PROTECTED_TASKS } from '../adcp-tasks.ts';
 import type { AgentConfig, HttpAgentConfig } from '../config/types.ts';
-import type { AgentCapture, Exchange, ScenarioRecord } from './exchange.ts';
+import type { AgentCapture, Exchange, ScenarioRecord } from '../record/exchange.ts';
 import { probeSuccess, SCENARIO, STEP } from './scenario-facts.ts';
 
 /** Header names that carry credentials, when the config does not say which: Authorization, and names that say so. */

@@ -12,10 +12,10 @@
 //   request is malformed and must be refused with VERSION_UNSUPPORTED, whichever field the seller reads.
 // Both run only for a seller that declares a 3.1+ release in `adcp.supported_versions`; each step carries
 // its pins in its request, so the checks read them there.
-import type { Exchange } from './exchange.ts';
+import type { Exchange } from '../record/exchange.ts';
 import { PINNED_TASKS } from '../adcp-tasks.ts';
-import type { ScenarioHost } from './scenarios.ts';
-import type { ScenarioRecord } from './exchange.ts';
+import type { ScenarioHost } from './scenario-host.ts';
+import type { ScenarioRecord } from '../record/exchange.ts';
 import { isPlainCall, isSuccess, variedArguments } from './scenario-facts.ts';
 import { declaredReleases, parseRelease, releases31 } from './version-facts.ts';
 

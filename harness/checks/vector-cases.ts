@@ -15,7 +15,7 @@
 // `baseline` (optional) hands the baseline judge what the run would: `{expect: {key: reason}, outcomes:
 // [{check, tool, status}], applied?}` — the agent's entries (pointers `/agents/0/expect/<key>`) and the
 // run's other outcomes.
-import type { AgentCapture, Exchange, ExchangeOutcome } from '../capture/exchange.ts';
+import type { AgentCapture, Exchange, ExchangeOutcome } from '../record/exchange.ts';
 import type { BaselineContext, CheckContext, SchemaError, SchemaService, Status } from './check.ts';
 import { checkById } from './catalog.ts';
 import { judgeAgent } from './engine.ts';

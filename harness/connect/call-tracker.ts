@@ -4,7 +4,7 @@
 // A failure aborts the call's own AbortSignal so the SDK's request settles at once.
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createHash } from 'node:crypto';
-import type { HttpObservation, ProtocolViolation, ProtocolViolationKind, TransportFailure } from '../capture/exchange.ts';
+import type { HttpObservation, ProtocolViolation, ProtocolViolationKind, TransportFailure } from '../record/exchange.ts';
 import { isObject } from '../json.ts';
 import { oneLine } from './failure.ts';
 

@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toJsonText } from '../capture/json-text.ts';
-import type { AgentCapture } from '../capture/exchange.ts';
+import type { AgentCapture } from '../record/exchange.ts';
 import type { Outcome } from '../checks/check.ts';
 import type { SchemaSource, SchemaSourceSpec } from '../schemas/source.ts';
 import { describeSchemaStep } from '../schemas/schema-step.ts';

@@ -1,7 +1,7 @@
 // One agent's capture → the data its suite needs: sanitized facts and outcomes, baseline applied,
 // evidence attached. Everything a seller controls passes through sellerText() here, once, before any
 // report sees it.
-import type { AgentCapture } from '../capture/exchange.ts';
+import type { AgentCapture } from '../record/exchange.ts';
 import type { CheckContext, Outcome, SchemaError } from '../checks/check.ts';
 import { judgeAgent, layerCounts } from '../checks/engine.ts';
 import initializeCheck from '../checks/transport/initialize.ts';

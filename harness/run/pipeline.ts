@@ -4,7 +4,7 @@
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { readdir } from 'node:fs/promises';
-import type { AgentCapture } from '../capture/exchange.ts';
+import type { AgentCapture } from '../record/exchange.ts';
 import { catalog } from '../checks/catalog.ts';
 import { parseSchemasOption, type SchemaSource } from '../schemas/index.ts';
 import type { AgentReport, RunProvenance, RunReport } from '../report/model.ts';

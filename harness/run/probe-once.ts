@@ -2,7 +2,7 @@
 // the probed call, judging by the whole catalog, and the text shown for that call: request, raw answer,
 // extracted payload, and every check's verdict on it with the fix hint. Judged exactly as `run` judges
 // (judgeCapture); only the probed call's outcomes are shown and decide the exit code.
-import type { AgentCapture, Exchange } from '../capture/exchange.ts';
+import type { AgentCapture, Exchange } from '../record/exchange.ts';
 import { captureAgent } from '../capture/capture-agent.ts';
 import { defaultProbes, INVALID_PROBE } from '../capture/probes.ts';
 import type { AgentConfig, Probe } from '../config/types.ts';

@@ -7,7 +7,7 @@
 import pLimit from 'p-limit';
 import { READ_ONLY_TASKS } from '../adcp-tasks.ts';
 import { captureAgent } from '../capture/capture-agent.ts';
-import type { AgentCapture, Exchange } from '../capture/exchange.ts';
+import type { AgentCapture, Exchange } from '../record/exchange.ts';
 import type { AgentConfig, Probe } from '../config/types.ts';
 import { failsRun } from '../report/model.ts';
 import type { SchemaSource } from '../schemas/index.ts';

@@ -6,7 +6,7 @@
 // the sandbox's idle pool, and the real judging takes it. Its result is thrown away; it never judges a
 // seller. A wrong guess of the AdCP version (the config's, else the source's default) costs CPU that was
 // idle anyway, never a verdict. Never throws.
-import type { AgentCapture, Exchange } from '../capture/exchange.ts';
+import type { AgentCapture, Exchange } from '../record/exchange.ts';
 import { agentFacts } from '../capture/agent-facts.ts';
 import { defaultProbes } from '../capture/probes.ts';
 import { ADCP_TASKS } from '../adcp-tasks.ts';

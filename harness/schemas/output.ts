@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { SchemaError } from '../checks/check.ts';
+import type { SchemaError } from './service.ts';
 import { isObject, own } from '../json.ts';
 import { capErrorsInCode, ERROR_CAP, isCapStop, validateBounded } from './bounded.ts';
 import { boundSchemaErrors } from './errors.ts';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
-import type { AgentCapture } from '../../harness/capture/exchange.ts';
+import type { AgentCapture } from '../../harness/record/exchange.ts';
 import type { Outcome } from '../../harness/checks/check.ts';
 import { closeJudgeSandboxes, judgeInSandbox, type SandboxResult } from '../../harness/run/judge-sandbox.ts';
 import { ERROR_CAP, sdkSchemaSource } from '../../harness/schemas/index.ts';

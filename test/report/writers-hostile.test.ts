@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import type { AgentCapture, Exchange } from '../../harness/capture/exchange.ts';
+import type { AgentCapture, Exchange } from '../../harness/record/exchange.ts';
 import { judgeCapture } from '../../harness/run/judge.ts';
 import { sdkSchemaSource } from '../../harness/schemas/index.ts';
 import { buildReportJson } from '../../harness/report/json.ts';

@@ -1,6 +1,6 @@
 // Evidence and diagnosis: pure functions over captured exchanges (no network).
 import { describe, expect, test } from 'vitest';
-import type { AgentCapture, Exchange } from '../../harness/capture/exchange.ts';
+import type { AgentCapture, Exchange } from '../../harness/record/exchange.ts';
 import { attachEvidence, callEvidence, diagnose } from '../../harness/run/evidence.ts';
 import type { ReportOutcome } from '../../harness/report/model.ts';
 

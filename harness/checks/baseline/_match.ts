@@ -4,7 +4,7 @@
 // call alone; the narrowest entry wins. One definition, used where baselines are applied
 // (harness/run/judge.ts), where they are written (harness/run/baseline.ts), where entries are validated,
 // and by baseline.stale, which judges them.
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 
 /** The parts of an entry key: the check id, and the tool label when the entry names one. */
 export function parseEntryKey(key: string): { check: string; tool?: string } {

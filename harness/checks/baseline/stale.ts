@@ -5,7 +5,7 @@
 // too, and the run exits 2 (a config error, found only once tools/list answered).
 // The harness judges this after every other check (harness/run/judge.ts hands it ctx.baseline).
 import { defineCheck, fail, notApplicable, pass, untested, type AgentVerdict, type BaselineContext, type Verdict } from '../check.ts';
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { entryCoversLabel, listedNames, matchingEntry, parseEntryKey, unexposedTool } from './_match.ts';
 
 export default defineCheck({

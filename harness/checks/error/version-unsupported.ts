@@ -2,7 +2,7 @@
 // `adcp_major_version: 99` must be refused with VERSION_UNSUPPORTED (recovery correctable: re-pin and
 // retry), and pinned to the major the seller declares (3) served as usual. The context echo of both calls
 // is envelope.context-echo's, which judges them like every other call.
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { SCENARIO, STEP } from '../../capture/scenario-facts.ts';
 import { defineCheck, fail, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
 import { own, preview } from '../../json.ts';
