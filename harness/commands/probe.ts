@@ -7,9 +7,9 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentConfig, Probe } from '../config/types.ts';
-import { ConfigError } from '../config/errors.ts';
 import { ADHOC_USAGE, DEV_OPTIONS, devOptionsOf, normalizeWatchArg, WATCH_USAGE } from '../run/dev-options.ts';
-import { parseCommandArgs, UsageError, usageErrorText } from '../run/usage-error.ts';
+import { parseCommandArgs, UsageError } from '../run/usage-error.ts';
+import { runCommand } from './command.ts';
 
 export const PROBE_USAGE = `usage: adcp-conformance probe TOOL [--args JSON|@FILE] [agent] [options]
 
@@ -48,40 +48,8 @@ interface ProbeOptions {
   verbose: boolean;
 }
 
-export async function main(argv: string[]): Promise<number> {
-  let opts: ProbeOptions | 'help';
-  try {
-    opts = await parseProbeArgs(argv);
-  } catch (err) {
-    if (err instanceof UsageError) return usageError(err.message);
-    throw err;
-  }
-  if (opts === 'help') {
-    process.stdout.write(PROBE_USAGE + '\n');
-    return 0;
-  }
-  const interrupt = new AbortController();
-  const onSignal = () => interrupt.abort(new Error('interrupted'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    return await probeCommand(opts, interrupt.signal);
-  } catch (err) {
-    if (err instanceof UsageError) return usageError(err.message);
-    if (err instanceof ConfigError) {
-      process.stderr.write(`adcp-conformance probe: ${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
-}
-
-function usageError(message: string): number {
-  process.stderr.write(usageErrorText('probe', message));
-  return 2;
+export function main(argv: string[]): Promise<number> {
+  return runCommand({ name: 'probe', usage: PROBE_USAGE, parse: parseProbeArgs, run: probeCommand }, argv);
 }
 
 async function parseProbeArgs(argv: string[]): Promise<ProbeOptions | 'help'> {
