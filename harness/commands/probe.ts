@@ -7,7 +7,16 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentConfig, Probe } from '../config/types.ts';
-import { ADHOC_USAGE, DEV_OPTIONS, devOptionsOf, normalizeWatchArg, WATCH_USAGE } from '../run/dev-options.ts';
+import {
+  ADHOC_USAGE,
+  adhocAgent,
+  DEV_OPTIONS,
+  devOptionsOf,
+  loadProbeOnce,
+  loadWatch,
+  normalizeWatchArg,
+  WATCH_USAGE,
+} from '../run/dev/index.ts';
 import { parseCommandArgs, UsageError } from '../run/usage-error.ts';
 import { runCommand } from './command.ts';
 
@@ -82,7 +91,7 @@ async function parseProbeArgs(argv: string[]): Promise<ProbeOptions | 'help'> {
     );
   const tool = positionals[0]!;
   const dev = devOptionsOf(values);
-  const adhoc = dev.adhoc ? (await import('../run/adhoc.ts')).adhocAgent(dev.adhoc) : undefined;
+  const adhoc = dev.adhoc ? adhocAgent(dev.adhoc) : undefined;
   if (adhoc && (values.config !== undefined || values.agent !== undefined))
     throw new UsageError('--url / --stdio name the agent: no --config or --agent with them');
   if (values.config === undefined && values.agent !== undefined && !['reference-stdio', 'reference-http'].includes(values.agent)) {
@@ -161,10 +170,10 @@ async function probeCommand(opts: ProbeOptions, signal: AbortSignal): Promise<nu
     throw new UsageError(message.startsWith('--schemas') ? message : `--schemas: ${message}`);
   }
   // The judge worker warms up first, so it loads while the capture's own modules load (warm-schemas.ts).
-  const { warmJudge } = await import('../run/warm-schemas.ts');
+  const { warmJudge } = await import('../run/judge/index.ts');
   const warm = () => warmJudge(schemaSource, agent, ['get_adcp_capabilities', opts.tool], signal);
   let warming: Promise<void> | undefined = warm();
-  const { probeOnce } = await import('../run/probe-once.ts');
+  const { probeOnce } = await loadProbeOnce();
   const probe: Probe = { tool: opts.tool, arguments: opts.args ?? {}, intent: opts.invalid ? 'invalid' : 'valid' };
   const run = {
     agent,
@@ -186,7 +195,7 @@ async function probeCommand(opts: ProbeOptions, signal: AbortSignal): Promise<nu
       else process.stdout.write(shown.text);
       return shown.code;
     }
-    const { watchLoop, watchSetup } = await import('../run/watch.ts');
+    const { watchLoop, watchSetup } = await loadWatch();
     return await watchLoop({
       setup: watchSetup(opts.watch, [agent], []),
       signal,

@@ -12,25 +12,40 @@ import { toolVersions } from '../version.ts';
 import { gateExitCode } from '../report/model.ts';
 import { compareReports, loadPreviousReport, type PreviousReport } from '../report/compare.ts';
 import { checkExpectIds, renderBaselineYaml } from './baseline.ts';
-import { mayReverify, reverifyFailures, type ReverifyItem } from './reverify.ts';
 import { sellerText, stripUnsafe, truncate } from '../sanitize.ts';
 import { paintFor, renderTerminalSummary } from '../report/terminal.ts';
 import { captureAll, captureDurations } from './capture-all.ts';
 import type { CollectedRun } from './collector.ts';
-import { judgeCaptureIsolated } from './judge.ts';
 import { parseSelection, runAgentStoryboards, type AgentStoryboards } from './storyboards.ts';
 import pLimit from 'p-limit';
-import { closeJudgeSandboxes } from './judge-sandbox.ts';
 import { checkSelector, UsageError, type RunOptions } from './options.ts';
 import { createProgress } from './progress.ts';
 import { wireLogger } from './wire-log.ts';
-import { likelyTools, warmJudge } from './warm-schemas.ts';
-import { JudgeAhead } from './judge-ahead.ts';
 import type { AgentConfig } from '../config/types.ts';
 import { resolveTargets, type Target } from './resolve.ts';
-import { suiteFile, testCases, type AgentSuiteData, type TestCase } from './suite-data.ts';
-import { createWorkspace, openMergeWork, type Workspace } from './workspace.ts';
-import { checkOutputPaths, writeFileAtomically, writeReports } from './write-reports.ts';
+import {
+  closeJudgeSandboxes,
+  JudgeAhead,
+  judgeCaptureIsolated,
+  likelyTools,
+  mayReverify,
+  reverifyFailures,
+  warmJudge,
+  type ReverifyItem,
+} from './judge/index.ts';
+import {
+  checkOutputPaths,
+  createWorkspace,
+  loadVitestDriver,
+  openMergeWork,
+  suiteFile,
+  testCases,
+  writeFileAtomically,
+  writeReports,
+  type AgentSuiteData,
+  type TestCase,
+  type Workspace,
+} from './vitest/index.ts';
 
 export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promise<number> {
   const startedAt = new Date().toISOString();
@@ -128,7 +143,7 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
           }
         : undefined;
     // vitest takes seconds to import: load it while the agents are being probed.
-    const vitestDriver = import('./vitest-driver.ts');
+    const vitestDriver = loadVitestDriver();
     vitestDriver.catch(() => {}); // awaited below; never an unhandled rejection if the workspace fails first
     const ws = (workspace = await createWorkspace(
       targets.map((t) => t.name),
@@ -351,7 +366,7 @@ export async function mergeRun(opts: RunOptions, blobDir: string): Promise<numbe
   const work = await openMergeWork(blobDir, { keep: opts.keepWork });
   try {
     await checkOutputPaths(opts.out, undefined, opts.writeBaseline);
-    const { openVitest } = await import('./vitest-driver.ts');
+    const { openVitest } = await loadVitestDriver();
     const driven = await openVitest({
       root: work.root,
       dataDir: work.dataDir,

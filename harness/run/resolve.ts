@@ -3,7 +3,7 @@
 import type { AgentCapture } from '../record/exchange.ts';
 import { loadConfig } from '../config/index.ts';
 import type { AgentConfig } from '../config/types.ts';
-import { adhocAgent } from './adhoc.ts';
+import { adhocAgent } from './dev/index.ts';
 import { UsageError, type RunOptions } from './options.ts';
 import { EMBEDDED_NAMES, startEmbeddedAgents } from './targets.ts';
 

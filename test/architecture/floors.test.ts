@@ -1,6 +1,7 @@
 // The harness is built in floors: a module imports its own folder and the floors below it, never one
-// above, and no chain of imports comes back to where it started. Walks the real import statements of
-// every module under harness/ (static, re-exports and dynamic import()).
+// above, and no chain of static imports comes back to where it started. harness/run/ is split into rooms
+// (judge/, vitest/, dev/) that the rest enters by one door each (index.ts). Walks the real import
+// statements of every module under harness/ (static, re-exports and dynamic import()).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -40,15 +41,20 @@ function* tsFiles(dir: string): Generator<string> {
   }
 }
 
-/** file → the harness modules it imports (paths relative to the project, `/`-separated). */
-function importGraph(): Map<string, string[]> {
+/**
+ * file → the harness modules it imports (paths relative to the project, `/`-separated). `lazy: false`
+ * leaves out dynamic import(): a module loaded on first use is evaluated after the graph that asked for
+ * it, so it cannot make an evaluation-order cycle (the dev door loads the watch loop, which reaches the
+ * pipeline, that way on purpose).
+ */
+function importGraph({ lazy }: { lazy: boolean }): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const abs of tsFiles(join(ROOT, 'harness'))) {
     const file = relative(ROOT, abs).split(sep).join('/');
     const src = readFileSync(abs, 'utf8');
     const specs = [
       ...[...src.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+['"](\.[^'"]+)['"]/g)].map((m) => m[1]!),
-      ...[...src.matchAll(/import\(\s*['"](\.[^'"]+)['"]\s*\)/g)].map((m) => m[1]!),
+      ...(lazy ? [...src.matchAll(/import\(\s*['"](\.[^'"]+)['"]\s*\)/g)].map((m) => m[1]!) : []),
     ];
     const deps = specs
       .map((s) =>
@@ -89,7 +95,7 @@ function findCycle(graph: Map<string, string[]>): string[] | undefined {
 }
 
 describe('the floors of harness/', () => {
-  const graph = importGraph();
+  const graph = importGraph({ lazy: true });
 
   test('the walk sees the modules and their imports', () => {
     expect(graph.size).toBeGreaterThan(100);
@@ -113,7 +119,7 @@ describe('the floors of harness/', () => {
   });
 
   test('no import cycle', () => {
-    expect(findCycle(graph)).toBeUndefined();
+    expect(findCycle(importGraph({ lazy: false }))).toBeUndefined();
   });
 
   test('the cycle finder finds a cycle (so the test above can fail)', () => {
@@ -123,5 +129,31 @@ describe('the floors of harness/', () => {
       ['c', ['a']],
     ]);
     expect(findCycle(g)).toEqual(['a', 'b', 'c', 'a']);
+  });
+});
+
+describe('the rooms of harness/run/', () => {
+  const graph = importGraph({ lazy: true });
+  const ROOMS = ['judge', 'vitest', 'dev'];
+
+  test('outside a room, its modules are reached through its door only', () => {
+    const pastTheDoor: string[] = [];
+    for (const [file, deps] of graph) {
+      for (const dep of deps) {
+        const room = ROOMS.find((r) => dep.startsWith(`harness/run/${r}/`));
+        if (room && !file.startsWith(`harness/run/${room}/`) && dep !== `harness/run/${room}/index.ts`)
+          pastTheDoor.push(`${file} → ${dep}`);
+      }
+    }
+    expect(pastTheDoor).toEqual([]);
+  });
+
+  test('no folder of harness/run/ holds more than 13 modules', () => {
+    const sizes = ['', ...ROOMS.map((r) => `/${r}`)].map((sub) => {
+      const dir = `harness/run${sub}`;
+      return [dir, [...graph.keys()].filter((f) => dirname(f) === dir).length] as const;
+    });
+    for (const [dir, n] of sizes) expect(n, dir).toBeLessThanOrEqual(13);
+    expect(sizes.every(([, n]) => n > 0)).toBe(true);
   });
 });

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import type { AgentCapture, Exchange } from '../../harness/record/exchange.ts';
 import type { ReportOutcome } from '../../harness/report/model.ts';
 import { READ_ONLY_TASKS } from '../../harness/adcp-tasks.ts';
-import { repeatableCalls } from '../../harness/run/reverify.ts';
+import { repeatableCalls } from '../../harness/run/judge/reverify.ts';
 import { runCli, tempDirs } from './cli.helpers.ts';
 import { NIGHTLY_SELLER } from './nightly.helpers.ts';
 

@@ -2,12 +2,12 @@
 // error text, adcp_error, exception message, stderr), and — where the answer shows a recognisable root
 // cause — one plain sentence naming it with the fix. Pure functions over a captured Exchange; every
 // string is bounded and redacted here, before any report sees it.
-import type { AgentCapture, Exchange } from '../record/exchange.ts';
-import type { Evidence, ReportOutcome } from '../report/model.ts';
-import { isObject, own } from '../json.ts';
-import { sellerText } from '../sanitize.ts';
-import { extractSuccess } from '../extract/success.ts';
-import outputConformance from '../checks/schema/output-conformance.ts';
+import type { AgentCapture, Exchange } from '../../record/exchange.ts';
+import type { Evidence, ReportOutcome } from '../../report/model.ts';
+import { isObject, own } from '../../json.ts';
+import { sellerText } from '../../sanitize.ts';
+import { extractSuccess } from '../../extract/success.ts';
+import outputConformance from '../../checks/schema/output-conformance.ts';
 
 const REQUEST_CHARS = 600;
 const ANSWER_CHARS = 800;
