@@ -156,4 +156,12 @@ describe('the rooms of harness/run/', () => {
     for (const [dir, n] of sizes) expect(n, dir).toBeLessThanOrEqual(13);
     expect(sizes.every(([, n]) => n > 0)).toBe(true);
   });
+
+  test('liveRun reads as the steps of a run, in under 80 lines', () => {
+    const src = readFileSync(join(ROOT, 'harness', 'run', 'pipeline.ts'), 'utf8');
+    const start = src.indexOf('export async function liveRun(');
+    const body = src.slice(start, src.indexOf('\n}\n', start) + 2);
+    expect(start).toBeGreaterThan(0);
+    expect(body.split('\n').length).toBeLessThan(80);
+  });
 });
