@@ -1,4 +1,4 @@
-// Cost of judging under a budget (harness/run/judge-sandbox.ts, harness/schemas):
+// Cost of judging under a budget (harness/run/judge/judge-sandbox.ts, harness/schemas):
 //   - the judge worker: a fresh worker per agent against one reused across agents,
 //   - handing a ~10 MB capture to a worker: structured clone against JSON in a transferred buffer,
 //   - the error cap: empty products failing the AdCP get_products schema, and 40 missing fields of 150k
@@ -14,8 +14,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import type { AgentCapture } from '../harness/capture/exchange.ts';
-import { captureBytes, closeJudgeSandboxes, judgeInSandbox } from '../harness/run/judge-sandbox.ts';
+import type { AgentCapture } from '../harness/record/exchange.ts';
+import { captureBytes, closeJudgeSandboxes, judgeInSandbox } from '../harness/run/judge/judge-sandbox.ts';
 import { createSchemaService, patternTester, sdkSchemaSource } from '../harness/schemas/index.ts';
 import { OutputSchemaCompiler } from '../harness/schemas/output.ts';
 import { capture, exchange, minimal30 } from '../test/schemas/helpers.ts';

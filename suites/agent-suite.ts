@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, inject, test, TestRunner } from 'vitest';
-import { ABANDONED_FILE, DATA_DIR_KEY, type CaseVerdict, type SuiteFile } from '../harness/run/suite-data.ts';
+import { ABANDONED_FILE, DATA_DIR_KEY, type CaseVerdict, type SuiteFile } from '../harness/run/vitest/suite-data.ts';
 
 /** How often a suite looks for its agent's data while the agent is still being probed or judged. */
 const DATA_POLL_MS = 10;

@@ -1,7 +1,7 @@
 // What a capture records of the agent it probed. Its own module: the judge warm-up names the agent
 // without loading the capture machinery (MCP SDK, zod).
 import type { AgentConfig } from '../config/types.ts';
-import type { AgentCapture } from './exchange.ts';
+import type { AgentCapture } from '../record/exchange.ts';
 
 /** The facts of an agent's config that checks and reports read (no secrets, no transport details). */
 export function agentFacts(agent: AgentConfig): AgentCapture['agent'] {

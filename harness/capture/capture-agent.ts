@@ -7,12 +7,13 @@ import { CallTracker, type PendingCall } from '../connect/call-tracker.ts';
 import { classify, failure } from '../connect/failure.ts';
 import { openTransport, PermissiveResult, PinnedClient, type Session } from '../connect/session.ts';
 import type { HarnessStdioTransport } from '../connect/stdio-transport.ts';
-import type { AgentCapture, Exchange, ExchangeOutcome, ExchangeScenario, ScenarioRecord, TransportFailure } from './exchange.ts';
+import type { AgentCapture, Exchange, ExchangeOutcome, ExchangeScenario, ScenarioRecord, TransportFailure } from '../record/exchange.ts';
 import { correlationId, defaultProbes, withContext } from './probes.ts';
 import { runScenarios } from './scenarios.ts';
 import { AUTH_SCENARIOS, unauthenticatedScenario } from './unauthenticated.ts';
 import { redactDeep, usableSecrets } from '../config/redact.ts';
 import { agentFacts } from './agent-facts.ts';
+import { own } from '../json.ts';
 import { stderrGist } from './down-reason.ts';
 import { extractSuccess } from '../extract/success.ts';
 import { chooseAdcpPin, type AdcpPin } from '../schemas/version.ts';
@@ -79,9 +80,6 @@ const STDERR_QUOTE_LINES = 3;
 /** The discovery task: always sent unpinned (its answer tells which releases the seller serves). */
 const CAPABILITIES = 'get_adcp_capabilities';
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)).unref());
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-/** Own property of a seller object, never through its prototype chain. */
-const own = (v: unknown, key: string): unknown => (isObject(v) && Object.hasOwn(v, key) ? v[key] : undefined);
 const exitWords = (exit: { code: number | null; signal: string | null }): string =>
   exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
 const shortName = (v: unknown): string => {

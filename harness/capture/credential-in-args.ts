@@ -4,26 +4,17 @@
 // seller must not parse), pinned to the newest 3.1+ release the seller declares. A conformant seller
 // rejects it with CREDENTIAL_IN_ARGS (terminal). Runs on every agent, stdio included: one call, read-only.
 // Sellers that declare no 3.1+ release in `adcp.supported_versions` are not asked (the code is 3.1's).
-import type { Exchange, ScenarioRecord } from './exchange.ts';
+import type { Exchange, ScenarioRecord } from '../record/exchange.ts';
+import { CREDENTIAL_PROBE_TASKS } from '../adcp-tasks.ts';
 import { isPlainCall, isSuccess, probeSuccess, successPayload } from './scenario-facts.ts';
-import type { ScenarioHost } from './scenarios.ts';
-import { isObject, own } from '../extract/json.ts';
+import type { ScenarioHost } from './scenario-host.ts';
+import { isObject, own } from '../json.ts';
 
 export const CREDENTIAL_IN_ARGS = { name: 'credential-in-args', step: 'ext-api-key' } as const;
 
 /** The credential-shaped key the probe puts in `ext`, and its value: made up, recognisable, harmless. */
 export const PROBE_KEY = 'api_key';
 export const PROBE_VALUE = 'adcp-conformance-probe-not-a-real-key';
-
-/** Read-only tasks whose request takes `ext`, in the order the probe prefers them. */
-export const CREDENTIAL_PROBE_TASKS = [
-  'get_adcp_capabilities',
-  'list_creative_formats',
-  'get_products',
-  'list_creatives',
-  'get_media_buys',
-  'get_signals',
-];
 
 const RELEASE = /^(\d{1,4})\.(\d{1,4})$/;
 

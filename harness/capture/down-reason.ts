@@ -2,8 +2,8 @@
 // happened, one line of what to do. Read off the recorded capture only (the initialize failure and the
 // stdio facts), so a replayed recording says exactly what the live run said.
 import { STATUS_CODES } from 'node:http';
-import type { DownReason } from '../report/model.ts';
-import type { AgentCapture, TransportFailure } from './exchange.ts';
+import type { DownReason } from '../record/down-reason.ts';
+import type { AgentCapture, TransportFailure } from '../record/exchange.ts';
 
 /** A line that names an error: `Error: …`, `TypeError [ERR_X]: …`, `ModuleNotFoundError: …`, `FATAL: …`, `panic: …`. */
 const ERROR_LINE =

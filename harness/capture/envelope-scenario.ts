@@ -7,11 +7,12 @@
 // - `context-not-fabricated` (1 call; every seller): WITHOUT the `context` object the harness otherwise
 //   sends on every call. The answer must carry no `context` (context-sessions.mdx, "No synthesis").
 import { randomUUID } from 'node:crypto';
-import type { Exchange, ScenarioRecord } from './exchange.ts';
-import type { ScenarioHost } from './scenarios.ts';
-import { own } from '../extract/json.ts';
+import type { Exchange, ScenarioRecord } from '../record/exchange.ts';
+import type { ScenarioHost } from './scenario-host.ts';
+import { own } from '../json.ts';
 import { successPayload } from './scenario-facts.ts';
-import { baseProbe, gate31, PINNED_TASKS } from './version-scenario.ts';
+import { PINNED_TASKS } from '../adcp-tasks.ts';
+import { baseProbe, gate31 } from './version-scenario.ts';
 
 export const ENVELOPE_SCENARIO = { protocolFields: 'protocol-fields', noContext: 'context-not-fabricated' } as const;
 export const ENVELOPE_STEP = { withFields: 'with-protocol-fields', withoutContext: 'without-context' } as const;

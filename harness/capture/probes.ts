@@ -2,23 +2,25 @@
 // lists (each a VALID request under the official AdCP 3.x request schema), one deliberately invalid
 // call for the error path, and the mutating tasks only for sandbox agents.
 import { randomUUID } from 'node:crypto';
+import { PROBE_TASKS } from '../adcp-tasks.ts';
 import type { AgentConfig, Probe } from '../config/types.ts';
 
 const BRIEF = 'Conformance probe: display and online video for a sports-equipment launch in the US, next quarter.';
 const SANDBOX_DOMAIN = 'conformance-test.example';
 
+/** The valid arguments of the read-only tasks a default probe calls; a task not here is sent `{}`. */
+const PROBE_ARGUMENTS: Readonly<Record<string, () => Record<string, unknown>>> = {
+  get_products: () => ({ buying_mode: 'brief', brief: BRIEF }),
+  // get_media_buy_delivery: no field is required (3.0.6 and 3.1.x): without ids or dates the seller
+  // reports all accessible buys. get_signals: 3.0 requires signal_spec or signal_ids.
+  get_signals: () => ({ signal_spec: 'Adults 25-54 interested in outdoor sports' }),
+};
+
 /** Read-only tasks, in call order (`get_adcp_capabilities` first: it tells the AdCP version). */
-const READ_ONLY: ReadonlyArray<{ tool: string; arguments: () => Record<string, unknown> }> = [
-  { tool: 'get_adcp_capabilities', arguments: () => ({}) },
-  { tool: 'get_products', arguments: () => ({ buying_mode: 'brief', brief: BRIEF }) },
-  { tool: 'list_creative_formats', arguments: () => ({}) },
-  { tool: 'list_creatives', arguments: () => ({}) },
-  { tool: 'get_media_buys', arguments: () => ({}) },
-  // No field is required (3.0.6 and 3.1.x): without ids or dates the seller reports all accessible buys.
-  { tool: 'get_media_buy_delivery', arguments: () => ({}) },
-  // 3.0 requires signal_spec or signal_ids.
-  { tool: 'get_signals', arguments: () => ({ signal_spec: 'Adults 25-54 interested in outdoor sports' }) },
-];
+const READ_ONLY: ReadonlyArray<{ tool: string; arguments: () => Record<string, unknown> }> = PROBE_TASKS.map((tool) => ({
+  tool,
+  arguments: Object.hasOwn(PROBE_ARGUMENTS, tool) ? PROBE_ARGUMENTS[tool]! : () => ({}),
+}));
 
 /** The error-path probe: `buying_mode` must be one of brief|wholesale|refine, never a number. */
 export const INVALID_PROBE: Probe = { tool: 'get_products', arguments: { buying_mode: 42, brief: BRIEF }, intent: 'invalid' };

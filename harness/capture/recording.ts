@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { AgentCapture, Exchange } from './exchange.ts';
+import type { AgentCapture, Exchange } from '../record/exchange.ts';
 import { redactDeep } from '../config/redact.ts';
 import { toJsonText } from './json-text.ts';
 

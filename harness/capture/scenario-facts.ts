@@ -2,9 +2,10 @@
 // capture uses them to decide what to call next (a cursor to follow, a product to book), the checks to
 // judge what came back. Every reader works on raw seller JSON (own properties only, never throws) and
 // reads a success the way a conformant client does (harness/extract/success.ts).
-import type { Exchange } from './exchange.ts';
+import type { Exchange } from '../record/exchange.ts';
 import type { BookedProduct } from './probes.ts';
-import { isObject, own, type JsonObject } from '../extract/json.ts';
+import { LIST_SHAPES } from '../adcp-tasks.ts';
+import { isObject, own, type JsonObject } from '../json.ts';
 import { locateSuccess } from '../extract/success.ts';
 
 /** Scenario names (an Exchange's `scenario.name`, a ScenarioRecord's `name`). */
@@ -139,13 +140,11 @@ function formatKey(item: unknown): string | null {
 }
 
 /** In the order the walk prefers them (the request schemas of all take `pagination`). */
-export const LIST_TASKS: readonly ListTask[] = [
-  { tool: 'get_products', items: 'products', key: stringKey('product_id') },
-  { tool: 'list_creative_formats', items: 'formats', key: formatKey },
-  { tool: 'list_creatives', items: 'creatives', key: stringKey('creative_id') },
-  { tool: 'get_signals', items: 'signals', key: stringKey('signal_agent_segment_id') },
-  { tool: 'get_media_buys', items: 'media_buys', key: stringKey('media_buy_id') },
-];
+export const LIST_TASKS: readonly ListTask[] = LIST_SHAPES.map(({ tool, items, id }) => ({
+  tool,
+  items,
+  key: id === 'format_id' ? formatKey : stringKey(id),
+}));
 
 export function listTask(tool: string): ListTask | undefined {
   return LIST_TASKS.find((t) => t.tool === tool);

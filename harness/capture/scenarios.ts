@@ -10,8 +10,7 @@
 // scenario varies a call the probes already made (same arguments); only when none succeeded does it
 // make that call itself first (step `base`).
 import { randomUUID } from 'node:crypto';
-import type { AgentConfig } from '../config/types.ts';
-import type { Exchange, ExchangeScenario, ScenarioRecord } from './exchange.ts';
+import type { Exchange, ScenarioRecord } from '../record/exchange.ts';
 import { createMediaBuyArguments, defaultArguments, updateMediaBuyArguments } from './probes.ts';
 import {
   bookableProduct,
@@ -33,23 +32,13 @@ import {
   type ListTask,
   variedArguments,
 } from './scenario-facts.ts';
-import { majorMismatchScenario, PINNED_TASKS, releaseNegotiationScenario } from './version-scenario.ts';
+import { PINNED_TASKS } from '../adcp-tasks.ts';
+import { majorMismatchScenario, releaseNegotiationScenario } from './version-scenario.ts';
 import { contextNotFabricatedScenario, protocolFieldsScenario } from './envelope-scenario.ts';
 import { CREDENTIAL_IN_ARGS, credentialInArgsScenario } from './credential-in-args.ts';
 
-/** What a scenario may use of the session it runs in. */
-export interface ScenarioHost {
-  agent: AgentConfig;
-  /** Names of the tools the agent lists. */
-  listed: ReadonlySet<string>;
-  /** Every call so far: the probes and the earlier scenarios' steps. */
-  exchanges(): readonly Exchange[];
-  /**
-   * One recorded call as a scenario step; undefined when the session can no longer call (stopped, out of
-   * time, process gone). `opts.context: false`: sent without the `context` object every other call carries.
-   */
-  call(tool: string, args: Record<string, unknown>, scenario: ExchangeScenario, opts?: { context?: false }): Promise<Exchange | undefined>;
-}
+import type { ScenarioHost } from './scenario-host.ts';
+export type { ScenarioHost };
 
 type Scenario = (host: ScenarioHost) => Promise<ScenarioRecord>;
 

@@ -13,8 +13,9 @@
 // JSON-RPC answer (or none) is an Exchange like any other. The other sessions' HTTP observations stay out
 // of the agent's own: their 401s are the answers we asked for.
 import { randomInt } from 'node:crypto';
+import { DISCOVERY_TASKS, PROTECTED_TASKS } from '../adcp-tasks.ts';
 import type { AgentConfig, HttpAgentConfig } from '../config/types.ts';
-import type { AgentCapture, Exchange, ScenarioRecord } from './exchange.ts';
+import type { AgentCapture, Exchange, ScenarioRecord } from '../record/exchange.ts';
 import { probeSuccess, SCENARIO, STEP } from './scenario-facts.ts';
 
 /** Header names that carry credentials, when the config does not say which: Authorization, and names that say so. */
@@ -32,18 +33,6 @@ export const AUTH_SCENARIOS: readonly string[] = Object.values(AUTH_SCENARIO);
 
 /** The step of the call made with a wrong credential. */
 export const WRONG_CREDENTIALS_STEP = 'wrong-credentials';
-
-/**
- * Read-only tasks a seller protects (the order the probe prefers). Discovery tasks are left out on
- * purpose: get_adcp_capabilities (and often get_products) answer without credentials by design.
- */
-export const PROTECTED_TASKS = ['list_creatives', 'get_media_buys', 'get_media_buy_delivery', 'get_signals'];
-
-/**
- * The public discovery tasks (AdCP authentication.mdx › Public Operations; security.mdx › Low-Risk
- * Operations): they answer without credentials, get_products possibly with less.
- */
-export const DISCOVERY_TASKS = ['get_adcp_capabilities', 'list_creative_formats', 'get_products'];
 
 /** Less than this left of the agent's time: a further session is not opened. */
 const MIN_BUDGET_MS = 1_000;

@@ -2,8 +2,8 @@
 // as pure readers both sides share: the scenarios pick the pins to send from what the seller declares, and
 // the checks work out what the seller had to answer to each pin. Every reader works on raw seller JSON
 // (own properties only, bounded, never throws).
-import type { Exchange } from './exchange.ts';
-import { isObject, own } from '../extract/json.ts';
+import type { Exchange } from '../record/exchange.ts';
+import { isObject, own } from '../json.ts';
 import { locateSuccess } from '../extract/success.ts';
 import { probeSuccess, successPayload } from './scenario-facts.ts';
 

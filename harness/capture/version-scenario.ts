@@ -12,9 +12,10 @@
 //   request is malformed and must be refused with VERSION_UNSUPPORTED, whichever field the seller reads.
 // Both run only for a seller that declares a 3.1+ release in `adcp.supported_versions`; each step carries
 // its pins in its request, so the checks read them there.
-import type { Exchange } from './exchange.ts';
-import type { ScenarioHost } from './scenarios.ts';
-import type { ScenarioRecord } from './exchange.ts';
+import type { Exchange } from '../record/exchange.ts';
+import { PINNED_TASKS } from '../adcp-tasks.ts';
+import type { ScenarioHost } from './scenario-host.ts';
+import type { ScenarioRecord } from '../record/exchange.ts';
 import { isPlainCall, isSuccess, variedArguments } from './scenario-facts.ts';
 import { declaredReleases, parseRelease, releases31 } from './version-facts.ts';
 
@@ -28,16 +29,6 @@ export const VERSION_STEP = {
   majorDisagrees: 'major-disagrees',
   releaseDisagrees: 'release-disagrees',
 } as const;
-
-/** Read-only tasks a pin is sent on, in the order the scenarios prefer them (never get_adcp_capabilities: it is how a buyer discovers versions). */
-export const PINNED_TASKS = [
-  'get_products',
-  'list_creative_formats',
-  'get_signals',
-  'list_creatives',
-  'get_media_buys',
-  'get_media_buy_delivery',
-];
 
 /** The first successful plain call of one of `tools`, or the record saying why there is none. */
 export function baseProbe(host: ScenarioHost, name: string, tools: readonly string[]): Exchange | ScenarioRecord {

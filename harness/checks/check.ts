@@ -2,7 +2,8 @@
 // flags that decide how the engine runs it) plus a pure `judge` function. One check = one module under
 // harness/checks/<area>/<slug>.ts whose default export is `defineCheck({...})`; the catalog finds it there.
 // Exchange checks judge one call; agent checks judge the whole session (handshake, tool list).
-import type { AgentCapture, Exchange } from '../capture/exchange.ts';
+import type { AgentCapture, Exchange } from '../record/exchange.ts';
+import type { SchemaError, SchemaService } from '../schemas/service.ts';
 
 export type Level = 'MUST' | 'SHOULD';
 
@@ -22,6 +23,9 @@ export type SeverityRule =
   | { byMcpRevision: LevelStep[]; below: Level | { notApplicable: string } }
   | { byAdcpVersion: LevelStep[]; below: Level | { notApplicable: string } };
 
+// The schema service's contract lives with the schemas (so schemas/ never imports checks/); checks read it here.
+export type { SchemaError, SchemaService } from '../schemas/service.ts';
+
 /** Where a rule comes from: a public URL (AdCP or MCP page and section) and a short label. */
 export interface SpecRef {
   label: string;
@@ -30,14 +34,6 @@ export interface SpecRef {
 
 /** Outcome statuses as every report carries them (report.json schemaVersion 2). */
 export type Status = 'pass' | 'fail' | 'warn' | 'not-applicable' | 'untested';
-
-/** Evidence a check can attach to a failure beyond pointer/expected/found (all already seller-bounded). */
-export interface SchemaError {
-  pointer: string;
-  keyword: string;
-  expected: string;
-  found: string;
-}
 
 /** What a judge returns. `fail` becomes `warn` when the effective level is SHOULD. */
 export type Verdict =
@@ -84,36 +80,6 @@ export interface BaselineContext {
   applied: boolean;
   /** Every other outcome of the agent in this run (before the baseline was applied): check, tool label, status. */
   outcomes: ReadonlyArray<{ check: string; tool: string; status: Status }>;
-}
-
-/**
- * Implemented by harness/schemas (one instance per agent, created once the agent's AdCP version is
- * known); declared here so checks stay free of Ajv.
- */
-export interface SchemaService {
-  /** The AdCP schema version chosen for this agent, and why (`echoed by seller`, `capabilities`, `config`, `default`). */
-  adcpVersion: { version: string; reason: string };
-  /** Validate an extracted AdCP payload against the official response schema of task `tool`. */
-  validateAdcpResponse(tool: string, payload: Record<string, unknown>): { errors: SchemaError[]; omitted?: number } | { skip: string };
-  /**
-   * The standard error-code vocabulary (`enums/error-code.json` enum) of the release judged, or why there
-   * is none. Optional: services built without a schema tree (unit tests) leave it out.
-   */
-  errorCodes?(): { version: string; codes: ReadonlySet<string> } | { skip: string };
-  /** Compile (once per agent and tool) the tool's advertised outputSchema. */
-  compileOutputSchema(tool: string, outputSchema: unknown): { ok: true } | { ok: false; message: string };
-  /**
-   * Validate `instance` against the tool's compiled outputSchema (skip when it did not compile).
-   * Optional `layer`: with `'legacy_wrapper'`, `instance` is the inner object of a `{result:{…}}`
-   * wrapper; when the advertised schema is the 2.0–2.3 wrap shape (`properties.result`, required
-   * `result`) it is validated against that `result` subschema, pointers relative to the inner object.
-   */
-  validateOutput(
-    tool: string,
-    outputSchema: unknown,
-    instance: unknown,
-    layer?: 'legacy_wrapper' | 'validate_root',
-  ): { errors: SchemaError[]; omitted?: number } | { skip: string };
 }
 
 interface CheckBase {

@@ -3,7 +3,7 @@
 // revision or AdCP version, as the definition declares them), marks calls without an answer untested
 // for every check that does not judge them, and turns a check that throws into `untested` with the
 // error: a bug of ours (or a record we cannot read) is never the seller's failure, nor a pass.
-import type { AgentCapture, Exchange } from '../capture/exchange.ts';
+import type { AgentCapture, Exchange } from '../record/exchange.ts';
 import type { AgentCheck, Check, CheckContext, ExchangeCheck, Level, Outcome, SeverityRule, Verdict } from './check.ts';
 import { untested } from './check.ts';
 import { catalog } from './catalog.ts';
@@ -12,7 +12,7 @@ import { noAnswer, adcpPayload, adcpVersionOf, auditRecord, parseVersion, viewRe
 import { escapeVisible } from '../sanitize.ts';
 import { placeOf, placeText } from './place.ts';
 import { scenarioOf } from '../capture/scenario-facts.ts';
-import { preview } from './json.ts';
+import { preview } from '../json.ts';
 
 const SHOWN_CHARS = 200;
 

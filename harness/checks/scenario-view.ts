@@ -1,12 +1,12 @@
 // Views of one business-rule scenario in a capture (harness/capture/scenarios.ts), for the checks that
 // judge it: its record, its steps in call order, and — when it did not run — the verdict that stands in
 // for it (the record's own not-applicable / untested, or untested when nothing was recorded).
-import type { AgentCapture, Exchange, ScenarioRecord } from '../capture/exchange.ts';
+import type { AgentCapture, Exchange, ScenarioRecord } from '../record/exchange.ts';
 import { scenarioOf } from '../capture/scenario-facts.ts';
 import { effectiveRecovery, MAX_CODE_LENGTH } from '../extract/error.ts';
 import { fail, notApplicable, onCall, pass, untested, type AgentVerdict, type Verdict } from './check.ts';
 import { locatedAdcpError } from './error/_adcp-error.ts';
-import { isObject, own, preview, type JsonObject } from './json.ts';
+import { isObject, own, preview, type JsonObject } from '../json.ts';
 import { noAnswer, viewResult } from './views.ts';
 
 export interface Step {

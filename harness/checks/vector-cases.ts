@@ -15,11 +15,11 @@
 // `baseline` (optional) hands the baseline judge what the run would: `{expect: {key: reason}, outcomes:
 // [{check, tool, status}], applied?}` — the agent's entries (pointers `/agents/0/expect/<key>`) and the
 // run's other outcomes.
-import type { AgentCapture, Exchange, ExchangeOutcome } from '../capture/exchange.ts';
+import type { AgentCapture, Exchange, ExchangeOutcome } from '../record/exchange.ts';
 import type { BaselineContext, CheckContext, SchemaError, SchemaService, Status } from './check.ts';
 import { checkById } from './catalog.ts';
 import { judgeAgent } from './engine.ts';
-import { hasOwn, isObject, own } from './json.ts';
+import { hasOwn, isObject, own } from '../json.ts';
 
 const STATUSES: readonly Status[] = ['pass', 'fail', 'warn', 'not-applicable', 'untested'];
 const RANK: Record<Status, number> = { 'not-applicable': 0, pass: 1, untested: 2, warn: 3, fail: 4 };

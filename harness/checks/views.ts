@@ -3,12 +3,12 @@
 // Where a view does not apply it says why as a Verdict: `not-applicable` (the rule does not concern
 // this call) or `untested` (it does, but a precondition failed; the reason names the check that owns
 // it), so one seller defect trips one id and nothing unverified reads as a pass.
-import type { Exchange } from '../capture/exchange.ts';
+import type { Exchange } from '../record/exchange.ts';
 import { notApplicable, untested, type CheckContext, type Verdict } from './check.ts';
 import { isAdcpErrorOnly, locateSuccess, TEXT_LIMIT, utf8Bytes } from '../extract/success.ts';
 import { detectMetaIdTool, structuredContentTarget, type AuditRecord, type LayerTarget } from '../extract/layer.ts';
-import { isAdcpTask } from './adcp-tasks.ts';
-import { hasOwn, isObject, own, type JsonObject } from './json.ts';
+import { isAdcpTask } from '../adcp-tasks.ts';
+import { hasOwn, isObject, own, type JsonObject } from '../json.ts';
 
 export const NO_ANSWER = 'no answer: see transport.call';
 /** A call that got no answer: untested, blocked by transport.call's failure on that call. */

@@ -7,9 +7,18 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentConfig, Probe } from '../config/types.ts';
-import { ConfigError } from '../config/errors.ts';
-import { ADHOC_USAGE, DEV_OPTIONS, devOptionsOf, normalizeWatchArg, WATCH_USAGE } from '../run/dev-options.ts';
-import { parseCommandArgs, UsageError, usageErrorText } from '../run/usage-error.ts';
+import {
+  ADHOC_USAGE,
+  adhocAgent,
+  DEV_OPTIONS,
+  devOptionsOf,
+  loadProbeOnce,
+  loadWatch,
+  normalizeWatchArg,
+  WATCH_USAGE,
+} from '../run/dev/index.ts';
+import { parseCommandArgs, UsageError } from '../run/usage-error.ts';
+import { runCommand } from './command.ts';
 
 export const PROBE_USAGE = `usage: adcp-conformance probe TOOL [--args JSON|@FILE] [agent] [options]
 
@@ -48,40 +57,8 @@ interface ProbeOptions {
   verbose: boolean;
 }
 
-export async function main(argv: string[]): Promise<number> {
-  let opts: ProbeOptions | 'help';
-  try {
-    opts = await parseProbeArgs(argv);
-  } catch (err) {
-    if (err instanceof UsageError) return usageError(err.message);
-    throw err;
-  }
-  if (opts === 'help') {
-    process.stdout.write(PROBE_USAGE + '\n');
-    return 0;
-  }
-  const interrupt = new AbortController();
-  const onSignal = () => interrupt.abort(new Error('interrupted'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    return await probeCommand(opts, interrupt.signal);
-  } catch (err) {
-    if (err instanceof UsageError) return usageError(err.message);
-    if (err instanceof ConfigError) {
-      process.stderr.write(`adcp-conformance probe: ${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
-}
-
-function usageError(message: string): number {
-  process.stderr.write(usageErrorText('probe', message));
-  return 2;
+export function main(argv: string[]): Promise<number> {
+  return runCommand({ name: 'probe', usage: PROBE_USAGE, parse: parseProbeArgs, run: probeCommand }, argv);
 }
 
 async function parseProbeArgs(argv: string[]): Promise<ProbeOptions | 'help'> {
@@ -114,7 +91,7 @@ async function parseProbeArgs(argv: string[]): Promise<ProbeOptions | 'help'> {
     );
   const tool = positionals[0]!;
   const dev = devOptionsOf(values);
-  const adhoc = dev.adhoc ? (await import('../run/adhoc.ts')).adhocAgent(dev.adhoc) : undefined;
+  const adhoc = dev.adhoc ? adhocAgent(dev.adhoc) : undefined;
   if (adhoc && (values.config !== undefined || values.agent !== undefined))
     throw new UsageError('--url / --stdio name the agent: no --config or --agent with them');
   if (values.config === undefined && values.agent !== undefined && !['reference-stdio', 'reference-http'].includes(values.agent)) {
@@ -193,10 +170,10 @@ async function probeCommand(opts: ProbeOptions, signal: AbortSignal): Promise<nu
     throw new UsageError(message.startsWith('--schemas') ? message : `--schemas: ${message}`);
   }
   // The judge worker warms up first, so it loads while the capture's own modules load (warm-schemas.ts).
-  const { warmJudge } = await import('../run/warm-schemas.ts');
+  const { warmJudge } = await import('../run/judge/index.ts');
   const warm = () => warmJudge(schemaSource, agent, ['get_adcp_capabilities', opts.tool], signal);
   let warming: Promise<void> | undefined = warm();
-  const { probeOnce } = await import('../run/probe-once.ts');
+  const { probeOnce } = await loadProbeOnce();
   const probe: Probe = { tool: opts.tool, arguments: opts.args ?? {}, intent: opts.invalid ? 'invalid' : 'valid' };
   const run = {
     agent,
@@ -218,7 +195,7 @@ async function probeCommand(opts: ProbeOptions, signal: AbortSignal): Promise<nu
       else process.stdout.write(shown.text);
       return shown.code;
     }
-    const { watchLoop, watchSetup } = await import('../run/watch.ts');
+    const { watchLoop, watchSetup } = await loadWatch();
     return await watchLoop({
       setup: watchSetup(opts.watch, [agent], []),
       signal,

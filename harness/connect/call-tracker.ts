@@ -4,7 +4,8 @@
 // A failure aborts the call's own AbortSignal so the SDK's request settles at once.
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createHash } from 'node:crypto';
-import type { HttpObservation, ProtocolViolation, ProtocolViolationKind, TransportFailure } from '../capture/exchange.ts';
+import type { HttpObservation, ProtocolViolation, ProtocolViolationKind, TransportFailure } from '../record/exchange.ts';
+import { isObject } from '../json.ts';
 import { oneLine } from './failure.ts';
 
 export interface PendingCall {
@@ -47,7 +48,6 @@ const UNDECLARED_CAPABILITY = /^(sampling|elicitation|roots)\//;
 
 type SentRequest = { method: string; answered?: string };
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 /** A JSON-RPC id as a map key that keeps its type: the string "3" and the number 3 are different ids. */
 const idKey = (id: string | number): string => `${typeof id}:${id}`;
 const sameIdLoosely = (a: unknown, b: string | number): boolean =>

@@ -1,7 +1,7 @@
 // Turning whatever an SDK, undici or the OS threw into one recorded TransportFailure: a kind and one
 // readable, secret-free line. Seller text can ride inside these errors (HTTP bodies, JSON-RPC
 // messages), so every message is redacted and flattened here.
-import type { TransportFailure, TransportFailureKind } from '../capture/exchange.ts';
+import type { TransportFailure, TransportFailureKind } from '../record/exchange.ts';
 import { redact } from '../config/redact.ts';
 import { flattenLine } from '../sanitize.ts';
 

@@ -6,7 +6,7 @@
 import { isUtf8 } from 'node:buffer';
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { HttpObservation } from '../capture/exchange.ts';
+import type { HttpObservation } from '../record/exchange.ts';
 import { type CallTracker, rpcInfo } from './call-tracker.ts';
 import { classify, failure, oneLine, OversizeError } from './failure.ts';
 import { SseTap } from './sse-tap.ts';

@@ -4,11 +4,11 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { HttpObservation } from '../capture/exchange.ts';
+import type { HttpObservation } from '../record/exchange.ts';
 import type { HttpAgentConfig } from '../config/types.ts';
 import type { CallTracker } from './call-tracker.ts';
 import { createCappedFetch } from './http-fetch.ts';
-import type { Session } from './session.ts';
+import type { OpenedTransport } from './opened-transport.ts';
 
 export const MAX_HTTP_OBSERVATIONS = 500;
 
@@ -28,7 +28,7 @@ class TrackedHttpTransport extends StreamableHTTPClientTransport {
   }
 }
 
-export function openHttpTransport(agent: HttpAgentConfig, tracker: CallTracker): Omit<Session, 'client'> {
+export function openHttpTransport(agent: HttpAgentConfig, tracker: CallTracker): OpenedTransport {
   const observations: HttpObservation[] = [];
   const capped = createCappedFetch({
     maxBytes: agent.maxBytes,

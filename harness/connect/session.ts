@@ -3,13 +3,12 @@
 // incoming message to the CallTracker.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { Request } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { HttpObservation } from '../capture/exchange.ts';
 import type { AgentConfig } from '../config/types.ts';
 import type { CallTracker } from './call-tracker.ts';
+import type { OpenedTransport } from './opened-transport.ts';
 import { HarnessStdioTransport, MAX_PENDING_STDIN_BYTES } from './stdio-transport.ts';
 
 export const CLIENT_INFO = { name: 'adcp-conformance', version: '0.1.0' } as const;
@@ -34,16 +33,11 @@ export class PinnedClient extends Client {
   }
 }
 
-export interface Session {
+export interface Session extends OpenedTransport {
   client: PinnedClient;
-  transport: Transport;
-  stdio?: HarnessStdioTransport;
-  http?: { observations: HttpObservation[]; sessionId(): string | undefined };
-  /** Close the session and release every resource (process reaped, sockets destroyed). Never throws. */
-  close(): Promise<void>;
 }
 
-export async function openTransport(agent: AgentConfig, tracker: CallTracker): Promise<Omit<Session, 'client'>> {
+export async function openTransport(agent: AgentConfig, tracker: CallTracker): Promise<OpenedTransport> {
   if (agent.transport === 'stdio') {
     const stdio = new HarnessStdioTransport({
       command: agent.command,

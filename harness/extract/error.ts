@@ -18,8 +18,8 @@
 // - `recovery: null` counts as absent (code table); any other non-enum value is unknown → terminal.
 // - unknown code without recovery → terminal (official vectors v1 and 3.0/3.1 page; the 3.2 draft of
 //   the page moves this to a bounded `transient`).
-import type { ExchangeOutcome } from '../capture/exchange.ts';
-import { isObject, own, type JsonObject } from './json.ts';
+import type { ExchangeOutcome } from '../record/exchange.ts';
+import { isObject, own, type JsonObject } from '../json.ts';
 import { recoveryForCode } from './recovery-table.ts';
 import { isRecovery, type Recovery } from './recovery-types.ts';
 import { utf8Bytes } from './success.ts';

@@ -7,7 +7,7 @@
 // The audit record is validated with JSON Schema 2020-12 semantics (Ajv). The seed's Python sketch
 // skips null-valued properties (`tool: null` would pass there); the schema says a string, so it fails.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { isObject, own } from './json.ts';
+import { isObject, own } from '../json.ts';
 
 export type LayerTarget = 'schema' | 'missing' | 'legacy_wrapper' | 'validate_root';
 export const LAYER_TARGETS: readonly LayerTarget[] = ['schema', 'missing', 'legacy_wrapper', 'validate_root'];

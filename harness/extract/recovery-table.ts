@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { isObject, own } from './json.ts';
+import { isObject, own } from '../json.ts';
 import { RECOVERY_SUPPLEMENT } from './recovery-supplement.ts';
 import { isRecovery, type Recovery } from './recovery-types.ts';
 

@@ -7,7 +7,7 @@
 // Deliberate hardening that cannot change the outcome for JSON input: non-object content items are
 // skipped (the sample would throw on `null.type`), and `text` must be a string (the sample would
 // `JSON.parse` a coerced non-string).
-import { isObject, own, type JsonObject } from './json.ts';
+import { isObject, own, type JsonObject } from '../json.ts';
 
 /** The spec's limit: 1 MiB. */
 export const TEXT_LIMIT = 1_048_576;

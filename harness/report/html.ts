@@ -5,24 +5,21 @@
 // image or a font), and every string is escaped (seller text arrives sanitized; escapeHtml makes it inert).
 import { createHash } from 'node:crypto';
 import { escapeHtml as h } from '../sanitize.ts';
-import { HARNESS_VERSION } from '../version.ts';
 import { changeRows, comparisonHeadline } from './compare.ts';
-import { catalogCounts, catalogOutcomes } from './counts.ts';
 import {
   callList,
-  catalogFindings,
   findingKind,
   groupSpread,
   sectionCounts,
   shortDetail,
-  storyboardFailures,
   VARIANTS_SHOWN,
   type FindingGroup,
   type FindingKind,
   type FindingSection,
   type UnreachableUntested,
 } from './findings.ts';
-import { downWords, gate, headline } from './gate.ts';
+import { downWords } from './gate.ts';
+import { agentSummary, summarize, type AgentSummary } from './summary.ts';
 import {
   agentVerdict,
   baselineUse,
@@ -148,9 +145,10 @@ function specLink(o: ReportOutcome): string {
 }
 
 export function renderHtmlReport(report: RunReport): string {
-  const harness = report.run?.harnessVersion ?? HARNESS_VERSION;
-  const { verdict, text } = headline(report, harness);
-  const g = gate(report);
+  const summary = summarize(report);
+  const harness = summary.harnessVersion;
+  const { verdict, text } = summary.headline;
+  const g = summary.gate;
   const body: string[] = [];
   body.push(
     `<header><h1>AdCP conformance</h1><p id="run-verdict" class="verdict v-${verdict}">${VERDICT_MARK[verdict]} ${h(text)}</p>`,
@@ -191,13 +189,13 @@ export function renderHtmlReport(report: RunReport): string {
   }
 
   body.push('<section id="sellers"><h2>Sellers</h2><div class="cards">');
-  for (const [i, a] of report.agents.entries()) body.push(card(a, i, report.strict, harness));
+  for (const [i, a] of report.agents.entries()) body.push(card(a, i, report.strict, harness, agentSummary(summary, a)));
   body.push('</div></section>');
 
   // Findings grouped by cause (a check on one seller, across its calls), one section per kind; an
   // unreachable seller's checks are all untested for one reason: one finding, not one per check.
-  const sections = catalogFindings(report);
-  const storyboards = storyboardFailures(report);
+  const sections = summary.findings;
+  const storyboards = summary.storyboardFailures;
   const findingsOf = (kind: FilterKind) =>
     kind === 'storyboard' ? storyboards.length : (sections.find((x) => x.kind === kind)?.findings ?? 0);
   const total = FILTER_KINDS.reduce((n, k) => n + findingsOf(k.kind), 0);
@@ -247,10 +245,8 @@ export function renderHtmlReport(report: RunReport): string {
   ].join('\n');
 }
 
-function card(a: AgentReport, i: number, strict: boolean, harness: string): string {
+function card(a: AgentReport, i: number, strict: boolean, harness: string, { counts: c, flaky }: AgentSummary): string {
   const v = agentVerdict(a, strict);
-  const c = catalogCounts(a);
-  const flaky = catalogOutcomes(a).filter((o) => findingKind(o) === 'flaky').length;
   const why = incompleteReason(a, strict);
   const sb = storyboardCounts(a);
   const counts: Array<[string, number]> = [

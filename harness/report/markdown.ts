@@ -4,27 +4,15 @@
 // whole — by trimming its longest sections and saying so at the top. Links are absolute https URLs
 // only: a step summary has no file beside it for a relative link to reach.
 import { escapeMarkdown as md } from '../sanitize.ts';
-import { HARNESS_VERSION } from '../version.ts';
 import { changeRows, comparisonHeadline } from './compare.ts';
-import { catalogCounts, catalogOutcomes } from './counts.ts';
-import {
-  callList,
-  catalogFindings,
-  sectionCounts,
-  storyboardFailures,
-  VARIANTS_SHOWN,
-  type FindingGroup,
-  type FindingKind,
-  type FindingSection,
-} from './findings.ts';
-import { downWords, gate, headline } from './gate.ts';
+import { callList, sectionCounts, VARIANTS_SHOWN, type FindingGroup, type FindingKind, type FindingSection } from './findings.ts';
+import { downWords } from './gate.ts';
 import {
   agentVerdict,
   baselineUse,
   configErrorsOf,
   detailOf,
   incompleteReason,
-  leavesUnverified,
   regressionCount,
   storyboardCounts,
   storyboardScope,
@@ -33,6 +21,7 @@ import {
   type RunReport,
   type Verdict,
 } from './model.ts';
+import { agentSummary, summarize } from './summary.ts';
 
 const MARK: Record<Verdict, string> = { conformant: '✅', nonconformant: '❌', incomplete: '⚠️' };
 
@@ -69,7 +58,8 @@ const FINDING_NOTES: Record<FindingKind, (strict: boolean) => string> = {
 };
 
 export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMMARY_MAX_BYTES): string {
-  const harness = report.run?.harnessVersion ?? HARNESS_VERSION;
+  const summary = summarize(report);
+  const harness = summary.harnessVersion;
   const title = ['# AdCP conformance', ''];
   const sections: Section[] = [];
   const add = (name: string, head: string[], rows: string[]) => sections.push({ title: name, head, rows, omitted: 0 });
@@ -93,8 +83,8 @@ export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMM
     );
   }
 
-  const { verdict, text } = headline(report, harness);
-  const g = gate(report);
+  const { verdict, text } = summary.headline;
+  const g = summary.gate;
   const head: string[] = [`**Result:** ${MARK[verdict]} ${md(text)}`, '', `**${md(g.text)}**`, ''];
   if (report.run) {
     const r = report.run;
@@ -110,7 +100,7 @@ export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMM
     '|---|---|---|---|---|---:|---:|---:|---:|---:|---:|',
   );
   const agentRows = report.agents.map((a) => {
-    const c = catalogCounts(a);
+    const c = agentSummary(summary, a).counts;
     const v = agentVerdict(a, report.strict);
     const verdictCell =
       !a.reachable && a.down
@@ -147,7 +137,7 @@ export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMM
       configErrors.map((e) => `- ${md(e)}`),
     );
 
-  for (const s of catalogFindings(report)) findingSection(add, s, report);
+  for (const s of summary.findings) findingSection(add, s, report, summary.openUnverified);
 
   const sb = report.run?.storyboards;
   const sbRows = report.agents.flatMap((a) => {
@@ -167,7 +157,7 @@ export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMM
       ],
       sbRows,
     );
-    const failed = storyboardFailures(report);
+    const failed = summary.storyboardFailures;
     if (failed.length) {
       const outcomes = failed.reduce((n, f) => n + f.outcomes.length, 0);
       add(
@@ -210,16 +200,16 @@ function fit(title: readonly string[], sections: Section[], maxBytes: number): v
 const TABLE_HEAD = ['| agent | check | calls | detail | evidence | fix | spec |', '|---|---|---|---|---|---|---|'];
 
 /** One section of findings: a row per finding (a check on one agent, across its calls). */
-function findingSection(add: (name: string, head: string[], rows: string[]) => void, s: FindingSection, report: RunReport): void {
+function findingSection(
+  add: (name: string, head: string[], rows: string[]) => void,
+  s: FindingSection,
+  report: RunReport,
+  open: number,
+): void {
   if (!s.findings) return;
   const name = FINDING_HEADINGS[s.kind];
   let note = FINDING_NOTES[s.kind](report.strict);
-  if (s.kind === 'untested') {
-    const open = report.agents
-      .filter((a) => a.reachable)
-      .reduce((n, a) => n + catalogOutcomes(a).filter((o) => leavesUnverified(o, report.strict)).length, 0);
-    note += `, ${open} leaving the verdict incomplete`;
-  }
+  if (s.kind === 'untested') note += `, ${open} leaving the verdict incomplete`;
   const unreachable = s.unreachable.map((u) => {
     const why = u.agent.down ? `down: ${downWords(u.agent.down.cause)}` : 'initialize did not answer';
     return `| ${md(u.agent.name)} | every check | ${u.outcomes} | not verified: the agent could not be reached (${md(why)}) |  |  |  |`;

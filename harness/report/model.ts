@@ -2,6 +2,7 @@
 // harness/run from vitest's results (so a merged, sharded run reports exactly like a single one).
 // Every string in here is already sanitized (harness/sanitize.ts); renderers only escape.
 import type { Outcome } from '../checks/check.ts';
+import type { DownReason } from '../record/down-reason.ts';
 
 export type Layer = 'validate_root' | 'legacy_wrapper' | 'missing' | 'schema';
 export const LAYERS: readonly Layer[] = ['validate_root', 'legacy_wrapper', 'missing', 'schema'];
@@ -39,26 +40,7 @@ export interface AgentFacts {
   configErrors?: string[];
 }
 
-/** Why a seller is down, in the terms a person fixes it by. */
-export type DownCause =
-  | 'connection-refused'
-  | 'dns'
-  | 'tls'
-  | 'http-status'
-  | 'timeout'
-  | 'command-not-found'
-  | 'not-executable'
-  | 'exited'
-  | 'protocol'
-  | 'other';
-
-export interface DownReason {
-  cause: DownCause;
-  /** One line: what happened, e.g. "connection refused at 127.0.0.1:8080", "exited with code 1: Error: Cannot find module 'x'". */
-  detail: string;
-  /** One line: what to do about it, fitting the cause. */
-  fix: string;
-}
+export type { DownCause, DownReason } from '../record/down-reason.ts';
 
 /** What the harness sent and what the seller answered, shown with every fail and warn (bounded, redacted). */
 export interface Evidence {

@@ -7,7 +7,6 @@ import {
   baselineUse,
   configErrorsOf,
   incompleteReason,
-  leavesUnverified,
   regressionCount,
   storyboardCounts,
   storyboardScope,
@@ -15,23 +14,20 @@ import {
   type RunReport,
 } from './model.ts';
 import { changeRows, comparisonHeadline } from './compare.ts';
-import { catalogCounts, catalogOutcomes } from './counts.ts';
 import { callEvidenceLines, ruleLines } from './evidence-text.ts';
 import {
   callList,
-  catalogFindings,
   groupSpread,
   groupTitle,
   sectionCounts,
   shortDetail,
-  storyboardFailures,
   VARIANTS_SHOWN,
   type FindingGroup,
   type FindingKind,
   type FindingSection,
 } from './findings.ts';
-import { downWords, gate, headline, verdictCell } from './gate.ts';
-import { HARNESS_VERSION } from '../version.ts';
+import { downWords, verdictCell } from './gate.ts';
+import { agentSummary, summarize, type RunSummary } from './summary.ts';
 
 export interface Paint {
   red(s: string): string;
@@ -61,9 +57,10 @@ export interface TerminalOptions {
 
 export function renderTerminalSummary(report: RunReport, paint: Paint = plain, options: TerminalOptions = {}): string {
   const quiet = options.quiet === true;
+  const summary = summarize(report);
   const header = ['agent', 'verdict', 'AdCP', 'pass', 'fail', 'warn', 'untested', 'n/a', 'baselined'];
   const rows = report.agents.map((a) => {
-    const c = catalogCounts(a);
+    const c = agentSummary(summary, a).counts;
     const adcp = a.adcpVersion && a.adcpVersion !== 'none' ? a.adcpVersion : '—';
     return [
       a.name,
@@ -99,7 +96,7 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain, o
     if (a.stderrTail && !quiet) out.push(`  ${paint.dim(`stderr: ${a.stderrTail}`)}`);
   }
 
-  const sections = catalogFindings(report);
+  const sections = summary.findings;
   const section = (kind: FindingKind) => sections.find((s) => s.kind === kind)!;
   if (quiet) out.push(...quietLines(sections, report.strict, paint));
   else {
@@ -124,8 +121,8 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain, o
       out.push('', paint.bold(`Warnings, SHOULD (${sectionCounts(warn)}; ${how})`));
       for (const g of warn.groups) out.push(...groupBlock(g, report.strict ? paint.red('!') : paint.yellow('!'), paint));
     }
-    out.push(...untestedLines(section('untested'), report, paint));
-    out.push(...storyboardLines(report, paint));
+    out.push(...untestedLines(section('untested'), summary.openUnverified, paint));
+    out.push(...storyboardLines(report, summary.storyboardFailures, paint));
     const baselined = section('baselined');
     if (baselined.groups.length) {
       out.push('', paint.bold(`Expected failures from the baseline (${sectionCounts(baselined)}; not counted)`));
@@ -163,8 +160,8 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain, o
     );
   }
   if (options.reports?.length) out.push(paint.dim(`reports: ${options.reports.join(', ')}`));
-  const g = gate(report);
-  out.push('', verdictLine(report, paint), g.pass ? paint.green(g.text) : paint.red(g.text), '');
+  const g = summary.gate;
+  out.push('', verdictLine(summary, paint), g.pass ? paint.green(g.text) : paint.red(g.text), '');
   return out.join('\n');
 }
 
@@ -183,11 +180,8 @@ function quietLines(sections: readonly FindingSection[], strict: boolean, paint:
 }
 
 /** Not verified: one line per finding; an unreachable agent's checks as one line. */
-function untestedLines(s: FindingSection, report: RunReport, paint: Paint): string[] {
+function untestedLines(s: FindingSection, open: number, paint: Paint): string[] {
   if (!s.findings) return [];
-  const open = report.agents
-    .filter((a) => a.reachable)
-    .reduce((n, a) => n + catalogOutcomes(a).filter((o) => leavesUnverified(o, report.strict)).length, 0);
   const out = [
     '',
     paint.bold(`Not verified (${sectionCounts(s)}; applicable checks that could not be judged, ${open} leaving the verdict incomplete)`),
@@ -212,7 +206,7 @@ const STORYBOARD_FAILURES_SHOWN = 20;
 const CALLS_SHOWN = 6;
 
 /** The official storyboards: counts per agent and the failures by storyboard (advisory unless --strict-storyboards). */
-function storyboardLines(report: RunReport, paint: Paint): string[] {
+function storyboardLines(report: RunReport, failed: readonly FindingGroup[], paint: Paint): string[] {
   const sb = report.run?.storyboards;
   const rows = report.agents.map((a) => ({ a, c: storyboardCounts(a) })).filter((r) => r.c !== null);
   if (!sb && !rows.length) return [];
@@ -225,7 +219,6 @@ function storyboardLines(report: RunReport, paint: Paint): string[] {
     `  the corpus ${storyboardScope(sb?.corpusVersion ?? '?')}`,
   ];
   for (const { a, c } of rows) out.push(`  ${a.name}  ${c!.pass} pass, ${c!.fail} fail, ${c!.untested} untested, ${c!.notApplicable} n/a`);
-  const failed = storyboardFailures(report);
   for (const g of failed.slice(0, STORYBOARD_FAILURES_SHOWN)) {
     const spread = groupSpread(g);
     out.push(
@@ -299,8 +292,8 @@ function groupBlock(g: FindingGroup, mark: string, paint: Paint): string[] {
 }
 
 /** The run's headline, qualified by what it was measured against (the gate line follows it). */
-function verdictLine(report: RunReport, paint: Paint): string {
-  const { verdict, text } = headline(report, report.run?.harnessVersion ?? HARNESS_VERSION);
+function verdictLine(summary: RunSummary, paint: Paint): string {
+  const { verdict, text } = summary.headline;
   if (verdict === 'conformant') return paint.green(`✓ ${text}`);
   if (verdict === 'nonconformant') return paint.red(`✗ ${text}`);
   return paint.yellow(`⚠ ${text}`);

@@ -2,7 +2,7 @@
 // each bounded by its own agent timeout plus a grace period in case a transport ignores its timers.
 import { downReason } from '../capture/down-reason.ts';
 import pLimit from 'p-limit';
-import type { AgentCapture } from '../capture/exchange.ts';
+import type { AgentCapture } from '../record/exchange.ts';
 import type { AgentConfig } from '../config/types.ts';
 import { agentFacts, captureAgent, type CaptureOptions } from '../capture/capture-agent.ts';
 import { waitingText, type Progress } from './progress.ts';

@@ -6,9 +6,8 @@ import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 import type { AgentReport } from '../report/model.ts';
 import type { JunitSuiteInfo } from '../report/junit.ts';
 import { agentProperties } from '../report/junit.ts';
-import { keyOfSuiteFile } from './workspace.ts';
 import { stripUnsafe, truncate } from '../sanitize.ts';
-import { testCases, type TestCase } from './suite-data.ts';
+import { keyOfSuiteFile, testCases, type TestCase } from './vitest/index.ts';
 import type { ReportOutcome } from '../report/model.ts';
 
 export interface CollectedRun {

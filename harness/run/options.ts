@@ -1,6 +1,6 @@
 // `adcp-conformance run` options: parsed with node:util parseArgs; anything wrong is a UsageError (exit 2).
 import type { FailOn } from '../report/model.ts';
-import { ADHOC_USAGE, DEV_OPTIONS, devOptionsOf, normalizeWatchArg, WATCH_USAGE, type DevOptions } from './dev-options.ts';
+import { ADHOC_USAGE, DEV_OPTIONS, devOptionsOf, normalizeWatchArg, WATCH_USAGE, type DevOptions } from './dev/index.ts';
 import { didYouMean, parseCommandArgs, UsageError } from './usage-error.ts';
 
 export const REPORTERS = ['junit', 'json', 'summary', 'markdown', 'html', 'badge', 'blob'] as const;

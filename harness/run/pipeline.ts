@@ -4,7 +4,7 @@
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { readdir } from 'node:fs/promises';
-import type { AgentCapture } from '../capture/exchange.ts';
+import type { AgentCapture } from '../record/exchange.ts';
 import { catalog } from '../checks/catalog.ts';
 import { parseSchemasOption, type SchemaSource } from '../schemas/index.ts';
 import type { AgentReport, RunProvenance, RunReport } from '../report/model.ts';
@@ -12,38 +12,44 @@ import { toolVersions } from '../version.ts';
 import { gateExitCode } from '../report/model.ts';
 import { compareReports, loadPreviousReport, type PreviousReport } from '../report/compare.ts';
 import { checkExpectIds, renderBaselineYaml } from './baseline.ts';
-import { mayReverify, reverifyFailures, type ReverifyItem } from './reverify.ts';
 import { sellerText, stripUnsafe, truncate } from '../sanitize.ts';
 import { paintFor, renderTerminalSummary } from '../report/terminal.ts';
 import { captureAll, captureDurations } from './capture-all.ts';
 import type { CollectedRun } from './collector.ts';
-import { judgeCaptureIsolated } from './judge.ts';
 import { parseSelection, runAgentStoryboards, type AgentStoryboards } from './storyboards.ts';
 import pLimit from 'p-limit';
-import { closeJudgeSandboxes } from './judge-sandbox.ts';
 import { checkSelector, UsageError, type RunOptions } from './options.ts';
 import { createProgress } from './progress.ts';
 import { wireLogger } from './wire-log.ts';
-import { likelyTools, warmJudge } from './warm-schemas.ts';
-import { JudgeAhead } from './judge-ahead.ts';
 import type { AgentConfig } from '../config/types.ts';
 import { resolveTargets, type Target } from './resolve.ts';
-import { suiteFile, testCases, type AgentSuiteData, type TestCase } from './suite-data.ts';
-import { createWorkspace, openMergeWork, type Workspace } from './workspace.ts';
-import { checkOutputPaths, writeFileAtomically, writeReports } from './write-reports.ts';
+import {
+  closeJudgeSandboxes,
+  JudgeAhead,
+  judgeCaptureIsolated,
+  likelyTools,
+  mayReverify,
+  reverifyFailures,
+  warmJudge,
+  type ReverifyItem,
+} from './judge/index.ts';
+import {
+  checkOutputPaths,
+  createWorkspace,
+  loadVitestDriver,
+  openMergeWork,
+  suiteFile,
+  testCases,
+  writeFileAtomically,
+  writeReports,
+  type AgentSuiteData,
+  type TestCase,
+  type Workspace,
+} from './vitest/index.ts';
 
 export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promise<number> {
   const startedAt = new Date().toISOString();
-  // Everything that can be a usage or config error is decided before anything starts.
-  const select = checkSelector(
-    opts.checks,
-    catalog.map((c) => c.id),
-  );
-  const schemaSource = schemasOption(opts.schemas);
-  // The releases the harness has schemas for: what capture pins (`adcp_version`) after get_adcp_capabilities.
-  const releases = (): Promise<string[]> => schemaSource.versions().catch(() => []);
-  await checkOutputPaths(opts.out, opts.record, opts.writeBaseline);
-  const previous = await previousReport(opts);
+  const { select, schemaSource, releases, previous } = await beforeAnything(opts);
   const { targets, close } = await resolveTargets(opts);
   let workspace: Workspace | undefined;
   let probing: Promise<AgentCapture[]> | undefined;
@@ -58,77 +64,13 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
     // The judge worker starts and compiles our AdCP schemas while the agents are probed (warm-schemas.ts).
     const live = targets.flatMap((t) => (t.config ? [t.config] : []));
     const warming = live[0] ? warmJudge(schemaSource, live[0], likelyTools(live), interrupted) : Promise.resolve();
-    const judgeOne = (
-      target: Target,
-      capture: AgentCapture,
-      storyboards: ReadonlyMap<string, AgentStoryboards>,
-    ): Promise<AgentSuiteData> => {
-      const duration = captureDurations.get(capture);
-      // One agent's failure is that agent's alone: a harness error while judging it marks it incomplete.
-      return judgeCaptureIsolated(capture, {
-        index: target.index,
-        schemaSource,
-        ...(select ? { select } : {}),
-        ...(target.expect ? { expect: target.expect } : {}),
-        ...(target.expectPointers ? { expectPointers: target.expectPointers } : {}),
-        ...(opts.config !== undefined ? { configFile: opts.config } : {}),
-        ...(opts.noBaseline ? { noBaseline: true } : {}),
-        secrets: target.secrets,
-        strict: opts.strict,
-        interrupted: interrupted.aborted,
-        ...(opts.judgeTimeoutMs === undefined ? {} : { judgeBudget: { timeMs: opts.judgeTimeoutMs } }),
-        junitAll: opts.junitAll === true,
-        ...(duration === undefined ? {} : { durationMs: duration }),
-        ...(storyboards.has(target.name)
-          ? { storyboards: storyboards.get(target.name)!, strictStoryboards: opts.strictStoryboards === true }
-          : {}),
-      });
-    };
-    // Each agent is judged as soon as its session ends, while the others are still probed (judge-ahead.ts);
-    // not when storyboards run: they come after every probe, and are judged with the agent.
+    const judgeOne = agentJudge(opts, schemaSource, select, interrupted);
+    // Each agent is judged as soon as its session ends, while the others are still probed (judge-ahead.ts).
     const ahead = new JudgeAhead(warming);
-    const byName = new Map(targets.map((t) => [t.name, t]));
-    // Each agent's data once judged, and its test cases; vitest's reporters read both from here at the end.
-    const judged = new Map<string, AgentSuiteData>();
-    const casesByName = new Map<string, TestCase[]>();
-    /**
-     * Each agent's data file, once written (or being written): an agent final early has its suite run
-     * while the others are still probed. The run awaits every write before it says "no more data" (abandon).
-     */
-    const writes = new Map<string, Promise<void>>();
-    const writeFinal = (ws: Workspace, name: string, data: AgentSuiteData): Promise<void> => {
-      let write = writes.get(name);
-      if (!write) {
-        // One test case per check × tool (harness/report/test-cases.ts), decided here once; the outcomes go
-        // into the data file only for a blob.
-        const cases = testCases(data.outcomes, data.junitAll === true, data.strict);
-        casesByName.set(name, cases);
-        write = ws.writeData(name, suiteFile(data, cases, opts.reporters.has('blob')));
-        writes.set(name, write);
-      }
-      return write;
-    };
-    const judgeEarly =
-      opts.storyboards === undefined
-        ? (agent: AgentConfig, capture: AgentCapture) => {
-            const target = byName.get(agent.name);
-            if (!target) return;
-            const judging = () => judgeOne(target, capture, new Map());
-            ahead.start(capture, judging);
-            // An agent nothing will be asked of again (re-verification) is final once judged: its data is
-            // written now, so vitest runs its suite while the other agents are still probed.
-            void ahead
-              .take(capture, judging)
-              .then(async (data) => {
-                if (interrupted.aborted || (opts.reverify !== false && target.config && mayReverify(capture, data, opts.strict))) return;
-                data.runAgents = targets.length;
-                if (workspace) await writeFinal(workspace, target.name, data);
-              })
-              .catch(() => {}); // written at the end instead
-          }
-        : undefined;
+    const suites = new AgentSuites(opts.reporters.has('blob'));
+    const judgeEarly = judgeAsCaptured(opts, targets, ahead, judgeOne, suites, () => workspace, interrupted);
     // vitest takes seconds to import: load it while the agents are being probed.
-    const vitestDriver = import('./vitest-driver.ts');
+    const vitestDriver = loadVitestDriver();
     vitestDriver.catch(() => {}); // awaited below; never an unhandled rejection if the workspace fails first
     const ws = (workspace = await createWorkspace(
       targets.map((t) => t.name),
@@ -137,18 +79,7 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
     // Unsharded, every agent runs: probe at once. Sharded, vitest first says which agents are ours.
     probing = opts.shard ? undefined : sessionsOf(targets, opts, interrupted, releases, judgeEarly);
     const { keysInShard, openVitest } = await vitestDriver;
-    const nameOfKey = new Map([...ws.keys].map(([name, key]) => [key, name]));
-    const driven = await openVitest({
-      root: ws.root,
-      files: ws.files,
-      dataDir: ws.dataDir,
-      outDir: resolve(opts.out),
-      reporters: opts.reporters,
-      concurrency: opts.concurrency,
-      ...(opts.shard ? { shard: opts.shard } : {}),
-      outcomesOf: (key) => judged.get(nameOfKey.get(key) ?? '')?.outcomes,
-      casesOf: (key) => casesByName.get(nameOfKey.get(key) ?? ''),
-    });
+    const driven = await openVitest(vitestOptions(opts, ws, suites));
     try {
       const inShard = await keysInShard(driven.vitest);
       const chosen = probing ? targets : targets.filter((t) => inShard.has(ws.keys.get(t.name) ?? ''));
@@ -158,58 +89,26 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
         () => null,
         (err: unknown) => truncate(stripUnsafe(err instanceof Error ? err.message : String(err)), 500),
       );
-
       const captures = await (probing ?? sessionsOf(chosen, opts, interrupted, releases, judgeEarly));
-      let recordError: string | null = null;
-      if (opts.record !== undefined) {
-        // A failed recording (disk full, …) is a run cut short, not a crash that loses every report.
-        try {
-          const { writeRecording } = await import('../capture/recording.ts');
-          await writeRecording(
-            opts.record,
-            captures,
-            chosen.flatMap((t) => [...t.secrets]),
-          );
-        } catch (err) {
-          recordError = truncate(stripUnsafe(`--record ${opts.record}: ${err instanceof Error ? err.message : String(err)}`), 500);
-        }
-      }
-
+      const recordError = opts.record === undefined ? null : await recordCaptures(opts.record, chosen, captures);
       // The official storyboards (advisory), through our own proxy, per live agent, after its probes.
       const storyboards =
         opts.storyboards === undefined
           ? new Map<string, AgentStoryboards>()
           : await storyboardsOf(chosen, opts.storyboards, opts.concurrency, interrupted);
-      for (const [i, target] of chosen.entries()) {
-        const capture = captures[i];
-        if (!capture) continue;
-        const data = await ahead.take(capture, () => judgeOne(target, capture, storyboards));
-        data.runAgents = targets.length;
-        judged.set(target.name, data);
-      }
+      await judgeAll(chosen, captures, storyboards, ahead, judgeOne, suites, targets.length);
       // A failing read-only call is asked once more in a fresh session before it is reported (flaky).
-      if (opts.reverify !== false && !interrupted.aborted) await reverify(chosen, captures, judged, opts, schemaSource, interrupted);
+      if (opts.reverify !== false && !interrupted.aborted) await reverify(chosen, captures, suites.judged, opts, schemaSource, interrupted);
       // The rest (re-verified, storyboards, replays), now that they are final.
-      for (const [name, data] of judged) await writeFinal(ws, name, data);
-
+      for (const [name, data] of suites.judged) await suites.write(ws, name, data);
       await ws.abandon(); // every judged agent's data is written: a suite still waiting has none coming
       const vitestError = await running;
       const collected = driven.collector.result;
-      const agents = chosen.map((t) => agentReport(t, ws.keys.get(t.name) ?? '', judged, collected));
-      const cutShort = interrupted.aborted
-        ? 'interrupted'
-        : (recordError ??
-          vitestError ??
-          (collected?.errors.length ? `vitest: ${collected.errors.join('; ')}` : collected ? null : 'vitest did not finish'));
+      const agents = chosen.map((t) => agentReport(t, ws.keys.get(t.name) ?? '', suites.judged, collected));
+      const cutShort = interrupted.aborted ? 'interrupted' : (recordError ?? vitestError ?? vitestCutShort(collected));
       const run = await provenance(startedAt, schemaSource, opts, [...storyboards.values()].find((r) => r.corpusVersion)?.corpusVersion);
-      return await finish(
-        { agents, strict: opts.strict, cutShort, run },
-        collected,
-        opts,
-        driven.junitFile,
-        vitestError ? driven.log() : '',
-        previous,
-      );
+      const report = { agents, strict: opts.strict, cutShort, run };
+      return await finish(report, collected, opts, driven.junitFile, vitestError ? driven.log() : '', previous);
     } finally {
       await ws.abandon(); // a suite still waiting for data (the run stopped early) would keep vitest from closing
       await driven.vitest.close();
@@ -220,6 +119,168 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
     await close();
     await workspace?.dispose();
   }
+}
+
+/** Everything that can be a usage or config error, decided before anything starts. */
+async function beforeAnything(opts: RunOptions) {
+  const select = checkSelector(
+    opts.checks,
+    catalog.map((c) => c.id),
+  );
+  const schemaSource = schemasOption(opts.schemas);
+  // The releases the harness has schemas for: what capture pins (`adcp_version`) after get_adcp_capabilities.
+  const releases = (): Promise<string[]> => schemaSource.versions().catch(() => []);
+  await checkOutputPaths(opts.out, opts.record, opts.writeBaseline);
+  return { select, schemaSource, releases, previous: await previousReport(opts) };
+}
+
+type JudgeOne = (target: Target, capture: AgentCapture, storyboards: ReadonlyMap<string, AgentStoryboards>) => Promise<AgentSuiteData>;
+
+/** How one agent is judged in this run: its baseline, the run's selection, budget and strictness. */
+function agentJudge(
+  opts: RunOptions,
+  schemaSource: SchemaSource,
+  select: ReturnType<typeof checkSelector>,
+  interrupted: AbortSignal,
+): JudgeOne {
+  return (target, capture, storyboards) => {
+    const duration = captureDurations.get(capture);
+    // One agent's failure is that agent's alone: a harness error while judging it marks it incomplete.
+    return judgeCaptureIsolated(capture, {
+      index: target.index,
+      schemaSource,
+      ...(select ? { select } : {}),
+      ...(target.expect ? { expect: target.expect } : {}),
+      ...(target.expectPointers ? { expectPointers: target.expectPointers } : {}),
+      ...(opts.config !== undefined ? { configFile: opts.config } : {}),
+      ...(opts.noBaseline ? { noBaseline: true } : {}),
+      secrets: target.secrets,
+      strict: opts.strict,
+      interrupted: interrupted.aborted,
+      ...(opts.judgeTimeoutMs === undefined ? {} : { judgeBudget: { timeMs: opts.judgeTimeoutMs } }),
+      junitAll: opts.junitAll === true,
+      ...(duration === undefined ? {} : { durationMs: duration }),
+      ...(storyboards.has(target.name)
+        ? { storyboards: storyboards.get(target.name)!, strictStoryboards: opts.strictStoryboards === true }
+        : {}),
+    });
+  };
+}
+
+/** Each agent's data once judged, its test cases (vitest's reporters read both), and its data file once written. */
+class AgentSuites {
+  readonly judged = new Map<string, AgentSuiteData>();
+  readonly cases = new Map<string, TestCase[]>();
+  /**
+   * Each agent's data file, once written (or being written): an agent final early has its suite run
+   * while the others are still probed. The run awaits every write before it says "no more data" (abandon).
+   */
+  private readonly writes = new Map<string, Promise<void>>();
+
+  constructor(private readonly blob: boolean) {}
+
+  write(ws: Workspace, name: string, data: AgentSuiteData): Promise<void> {
+    let write = this.writes.get(name);
+    if (!write) {
+      // One test case per check × tool (harness/report/test-cases.ts), decided here once; the outcomes go
+      // into the data file only for a blob.
+      const cases = testCases(data.outcomes, data.junitAll === true, data.strict);
+      this.cases.set(name, cases);
+      write = ws.writeData(name, suiteFile(data, cases, this.blob));
+      this.writes.set(name, write);
+    }
+    return write;
+  }
+}
+
+/**
+ * Judging each agent as soon as its session ends, while the others are still probed — not when
+ * storyboards run: they come after every probe, and are judged with the agent (undefined then).
+ */
+function judgeAsCaptured(
+  opts: RunOptions,
+  targets: readonly Target[],
+  ahead: JudgeAhead,
+  judgeOne: JudgeOne,
+  suites: AgentSuites,
+  workspace: () => Workspace | undefined,
+  interrupted: AbortSignal,
+): ((agent: AgentConfig, capture: AgentCapture) => void) | undefined {
+  if (opts.storyboards !== undefined) return undefined;
+  const byName = new Map(targets.map((t) => [t.name, t]));
+  return (agent, capture) => {
+    const target = byName.get(agent.name);
+    if (!target) return;
+    const judging = () => judgeOne(target, capture, new Map());
+    ahead.start(capture, judging);
+    // An agent nothing will be asked of again (re-verification) is final once judged: its data is
+    // written now, so vitest runs its suite while the other agents are still probed.
+    void ahead
+      .take(capture, judging)
+      .then(async (data) => {
+        if (interrupted.aborted || (opts.reverify !== false && target.config && mayReverify(capture, data, opts.strict))) return;
+        data.runAgents = targets.length;
+        const ws = workspace();
+        if (ws) await suites.write(ws, target.name, data);
+      })
+      .catch(() => {}); // written at the end instead
+  };
+}
+
+/** What vitest is given: the workspace, the reporters, and where each agent's outcomes and cases are read. */
+function vitestOptions(opts: RunOptions, ws: Workspace, suites: AgentSuites) {
+  const nameOfKey = new Map([...ws.keys].map(([name, key]) => [key, name]));
+  return {
+    root: ws.root,
+    files: ws.files,
+    dataDir: ws.dataDir,
+    outDir: resolve(opts.out),
+    reporters: opts.reporters,
+    concurrency: opts.concurrency,
+    ...(opts.shard ? { shard: opts.shard } : {}),
+    outcomesOf: (key: string) => suites.judged.get(nameOfKey.get(key) ?? '')?.outcomes,
+    casesOf: (key: string) => suites.cases.get(nameOfKey.get(key) ?? ''),
+  };
+}
+
+/** Every agent's data, judged ahead or now (with its storyboards), in the order of `chosen`. */
+async function judgeAll(
+  chosen: readonly Target[],
+  captures: readonly AgentCapture[],
+  storyboards: ReadonlyMap<string, AgentStoryboards>,
+  ahead: JudgeAhead,
+  judgeOne: JudgeOne,
+  suites: AgentSuites,
+  runAgents: number,
+): Promise<void> {
+  for (const [i, target] of chosen.entries()) {
+    const capture = captures[i];
+    if (!capture) continue;
+    const data = await ahead.take(capture, () => judgeOne(target, capture, storyboards));
+    data.runAgents = runAgents;
+    suites.judged.set(target.name, data);
+  }
+}
+
+/** `--record FILE`: a failed recording (disk full, …) is a run cut short (the reason), not a crash that loses every report. */
+async function recordCaptures(file: string, chosen: readonly Target[], captures: AgentCapture[]): Promise<string | null> {
+  try {
+    const { writeRecording } = await import('../capture/recording.ts');
+    await writeRecording(
+      file,
+      captures,
+      chosen.flatMap((t) => [...t.secrets]),
+    );
+    return null;
+  } catch (err) {
+    return truncate(stripUnsafe(`--record ${file}: ${err instanceof Error ? err.message : String(err)}`), 500);
+  }
+}
+
+/** Why the run is cut short on vitest's side, or null. */
+function vitestCutShort(collected: CollectedRun | undefined): string | null {
+  if (!collected) return 'vitest did not finish';
+  return collected.errors.length ? `vitest: ${collected.errors.join('; ')}` : null;
 }
 
 /** `--compare FILE`, read and checked before anything runs (a bad file is a usage error, exit 2). */
@@ -351,7 +412,7 @@ export async function mergeRun(opts: RunOptions, blobDir: string): Promise<numbe
   const work = await openMergeWork(blobDir, { keep: opts.keepWork });
   try {
     await checkOutputPaths(opts.out, undefined, opts.writeBaseline);
-    const { openVitest } = await import('./vitest-driver.ts');
+    const { openVitest } = await loadVitestDriver();
     const driven = await openVitest({
       root: work.root,
       dataDir: work.dataDir,

@@ -1,9 +1,9 @@
 // Which agents a run covers, and where their sessions come from: a config file (probed live), the
 // embedded reference seller (no --config), or a recording (--replay, no network).
-import type { AgentCapture } from '../capture/exchange.ts';
+import type { AgentCapture } from '../record/exchange.ts';
 import { loadConfig } from '../config/index.ts';
 import type { AgentConfig } from '../config/types.ts';
-import { adhocAgent } from './adhoc.ts';
+import { adhocAgent } from './dev/index.ts';
 import { UsageError, type RunOptions } from './options.ts';
 import { EMBEDDED_NAMES, startEmbeddedAgents } from './targets.ts';
 

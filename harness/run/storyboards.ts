@@ -3,7 +3,7 @@
 // call). Returns the storyboard outcomes (advisory) and the storyboard calls the catalog judges like
 // probes: only those made with the agent's configured credentials — the security storyboard's calls
 // without or with bad credentials are meant to be refused, and are the storyboard's to grade.
-import type { Exchange } from '../capture/exchange.ts';
+import type { Exchange } from '../record/exchange.ts';
 import type { AgentConfig } from '../config/types.ts';
 import { AgentUnreachable, openForwardingSession } from '../storyboards/forward-session.ts';
 import { startStoryboardProxy, type StoryboardProxy } from '../storyboards/proxy.ts';

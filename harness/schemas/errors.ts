@@ -3,7 +3,7 @@
 // payload; `boundSchemaErrors` counts the rest in `omitted`, `toSchemaErrors` as a final synthetic
 // `more` entry.
 import type { ErrorObject } from 'ajv';
-import type { SchemaError } from '../checks/check.ts';
+import type { SchemaError } from './service.ts';
 
 export const MAX_ERRORS = 5;
 const FOUND_MAX_CHARS = 120;

@@ -1,9 +1,9 @@
 // The SchemaService of one agent (harness/checks/check.ts): the AdCP response schemas of the version the
 // agent serves, from a schema source (the @adcp/sdk data by default, a directory, or a base URL cached on
 // disk), and the agent's own tool outputSchemas compiled by their dialect.
-import type { AgentCapture } from '../capture/exchange.ts';
-import type { SchemaError, SchemaService } from '../checks/check.ts';
-import { isObject, own } from '../extract/json.ts';
+import type { AgentCapture } from '../record/exchange.ts';
+import type { SchemaError, SchemaService } from './service.ts';
+import { isObject, own } from '../json.ts';
 import type { ErrorObject } from 'ajv';
 import { ERROR_CAP, validateBounded } from './bounded.ts';
 import { loadErrorVocabulary, type ErrorVocabulary } from './error-codes.ts';

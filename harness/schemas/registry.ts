@@ -8,7 +8,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import pLimit from 'p-limit';
-import { isObject, own } from '../extract/json.ts';
+import { isObject, own } from '../json.ts';
 import { capErrorsInCode } from './bounded.ts';
 import { errorText } from './fetch.ts';
 import { defaultPrecompiledDir, precompiledManifest, PrecompiledValidators, treeFingerprint } from './precompiled.ts';

@@ -3,7 +3,7 @@
 // or `file:` URIs; Ajv is never given a loader, and the harness says so instead of a bare "can't
 // resolve"). The same keyword-aware walk lists the patterns that must run on the native (backtracking)
 // regex engine, so a deadline can name them, and checks an uncalled tool's schema without compiling it.
-import { isObject, own } from '../extract/json.ts';
+import { isObject, own } from '../json.ts';
 import { escapePointerToken } from './errors.ts';
 import { patternTester } from './linear-regexp.ts';
 

@@ -6,9 +6,9 @@
 //   4. 3.0.
 // At every step the version must exist in the schema source, matched by major.minor (3.0.x → the 3.0
 // tree); a version the source lacks falls through to the next rule, and the reason says so.
-import type { AgentCapture } from '../capture/exchange.ts';
+import type { AgentCapture } from '../record/exchange.ts';
 import { extractSuccess } from '../extract/success.ts';
-import { isObject, own } from '../extract/json.ts';
+import { isObject, own } from '../json.ts';
 
 export interface ParsedVersion {
   major: number;

@@ -5,12 +5,12 @@
 // storyboard's unauthenticated or invalid-key probe) goes through a fresh session of its own with
 // those credentials: initialize first (unlike the runner's own probe), and a 401/403 on either call is
 // what the proxy relays.
-import type { HttpObservation, TransportFailure } from '../capture/exchange.ts';
+import type { HttpObservation, TransportFailure } from '../record/exchange.ts';
 import type { AgentConfig, HttpAgentConfig } from '../config/types.ts';
 import { CallTracker } from '../connect/call-tracker.ts';
 import { classify, failure } from '../connect/failure.ts';
 import { openTransport, PermissiveResult, PinnedClient, type Session } from '../connect/session.ts';
-import { isObject, own } from '../checks/json.ts';
+import { isObject, own } from '../json.ts';
 import type { ForwardAnswer, ForwardRequest, ProxyAuth } from './proxy.ts';
 import { credentialHeaders } from '../capture/unauthenticated.ts';
 

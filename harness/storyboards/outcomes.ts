@@ -5,7 +5,7 @@
 // failure a known runner defect explains is not-applicable.
 import type { StoryboardPhaseResult, StoryboardResult, StoryboardStepResult, ValidationResult } from '@adcp/sdk/testing';
 import type { Outcome, Status } from '../checks/check.ts';
-import { isObject, own, preview, safeStringify } from '../checks/json.ts';
+import { isObject, own, preview, safeStringify } from '../json.ts';
 import { escapeVisible } from '../sanitize.ts';
 import { cascades, defectFor, detectedDefect, type KnownDefect, type KnownDefects } from './known-defects.ts';
 import type { ProxiedCall } from './proxy.ts';

@@ -8,8 +8,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Exchange, ExchangeOutcome, HttpObservation, TransportFailure } from '../capture/exchange.ts';
-import { isObject, own, safeStringify } from '../checks/json.ts';
+import type { Exchange, ExchangeOutcome, HttpObservation, TransportFailure } from '../record/exchange.ts';
+import { isObject, own, safeStringify } from '../json.ts';
 
 /** Whose credentials a request carries, as the proxy reads its `Authorization` header. */
 export type ProxyAuth =

@@ -4,7 +4,7 @@
 // storyboard that cannot run, or does not finish, becomes untested outcomes with the reason.
 import { createRequire } from 'node:module';
 import type { StoryboardResult, StoryboardRunOptions } from '@adcp/sdk/testing';
-import { isObject, own } from '../checks/json.ts';
+import { isObject, own } from '../json.ts';
 import { knownDefects, type KnownDefects } from './known-defects.ts';
 import {
   correlate,

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clientAction, clientRetryAfter, effectiveRecovery, extractFromMessage, type MessageParts } from '../extract/error.ts';
-import { hasOwn, isObject, own } from '../extract/json.ts';
+import { hasOwn, isObject, own } from '../json.ts';
 import { layerInstance, structuredContentTarget, type AuditRecord } from '../extract/layer.ts';
 import { locateSuccess } from '../extract/success.ts';
 import { GeneratorError, generateExpectedData, generateResponse } from './generate.ts';

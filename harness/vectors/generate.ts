@@ -4,7 +4,7 @@
 //       (optional "before" / "after": content items placed around the generated text)
 //   "expected_data_generator": {"repeat_field": {"key": "a", "char": "x", "count": N}}
 //     → `{[key]: char×count}`
-import { isObject, own } from '../extract/json.ts';
+import { isObject, own } from '../json.ts';
 
 /** Large enough for every limit case (1 MiB + a margin), small enough to be harmless. */
 export const MAX_GENERATED_UNITS = 8 * 1_048_576;

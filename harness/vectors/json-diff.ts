@@ -1,7 +1,7 @@
 // Structural deep-equal for parsed JSON, reporting the first difference as `pointer: expected …, got …`.
 // Keys are compared as own enumerable keys, read through property descriptors, so a JSON-parsed
 // `"__proto__"` key is an ordinary key on both sides (never the prototype, never copied).
-import { pointerToken } from '../extract/json.ts';
+import { token } from '../json.ts';
 
 const MAX_SHOWN = 80;
 
@@ -53,14 +53,14 @@ export function jsonDiff(expected: unknown, actual: unknown, pointer = ''): stri
     const a = actual as object;
     const aKeys = new Set(Object.keys(a));
     for (const key of Object.keys(e)) {
-      const child = `${pointer}/${pointerToken(key)}`;
+      const child = `${pointer}/${token(key)}`;
       if (!aKeys.has(key)) return `${child}: expected ${show(ownValue(e, key))}, got (absent)`;
       const d = jsonDiff(ownValue(e, key), ownValue(a, key), child);
       if (d) return d;
     }
     const eKeys = new Set(Object.keys(e));
     for (const key of aKeys) {
-      if (!eKeys.has(key)) return `${pointer}/${pointerToken(key)}: expected (absent), got ${show(ownValue(a, key))}`;
+      if (!eKeys.has(key)) return `${pointer}/${token(key)}: expected (absent), got ${show(ownValue(a, key))}`;
     }
     return null;
   }

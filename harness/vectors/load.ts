@@ -1,6 +1,6 @@
 // Reading a vector file: ours or the official AdCP format, both `{version, description, vectors:[…]}`.
 import { readFile, stat } from 'node:fs/promises';
-import { own } from '../extract/json.ts';
+import { own } from '../json.ts';
 
 /** Vector files are small; a cap keeps a wrong path (a log, an image) from being read whole. */
 export const MAX_VECTOR_FILE_BYTES = 64 * 1024 * 1024;

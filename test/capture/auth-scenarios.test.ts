@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import { credentialProbeArguments, newest31Release, PROBE_VALUE } from '../../harness/capture/credential-in-args.ts';
-import type { AgentCapture, Exchange } from '../../harness/capture/exchange.ts';
+import type { AgentCapture, Exchange } from '../../harness/record/exchange.ts';
 import { AUTH_SCENARIOS, unauthenticatedScenario, wrongCredential } from '../../harness/capture/unauthenticated.ts';
 import { judgeAgent } from '../../harness/checks/engine.ts';
 import type { AgentConfig, HttpAgentConfig } from '../../harness/config/types.ts';

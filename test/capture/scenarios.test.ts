@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
-import type { AgentCapture } from '../../harness/capture/exchange.ts';
+import type { AgentCapture } from '../../harness/record/exchange.ts';
 import { readRecording, writeRecording } from '../../harness/capture/recording.ts';
 import { credentialHeaders } from '../../harness/capture/unauthenticated.ts';
 import { judgeAgent } from '../../harness/checks/engine.ts';

@@ -1,6 +1,6 @@
 // transport.*, schema.* and capabilities.* on hand-built captures (pure functions; fakes are fine here).
 import { describe, expect, test } from 'vitest';
-import type { AgentCapture, Exchange } from '../../harness/capture/exchange.ts';
+import type { AgentCapture, Exchange } from '../../harness/record/exchange.ts';
 import type { AgentCheck, Check, CheckContext, ExchangeCheck, SchemaError, SchemaService, Verdict } from '../../harness/checks/check.ts';
 import adcpTools from '../../harness/checks/capabilities/adcp-tools.ts';
 import testController from '../../harness/checks/capabilities/test-controller.ts';

@@ -1,5 +1,5 @@
 // Hand-built Exchanges and captures for unit tests of the (pure) check functions.
-import type { AgentCapture, Exchange, ExchangeOutcome } from '../../harness/capture/exchange.ts';
+import type { AgentCapture, Exchange, ExchangeOutcome } from '../../harness/record/exchange.ts';
 
 export function exchange(outcome: ExchangeOutcome, over: Partial<Exchange> = {}): Exchange {
   const tool = over.tool ?? 'get_products';

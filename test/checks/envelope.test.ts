@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Exchange } from '../../harness/capture/exchange.ts';
+import type { Exchange } from '../../harness/record/exchange.ts';
 import type { CheckContext, ExchangeCheck } from '../../harness/checks/check.ts';
 import { judgeAgent } from '../../harness/checks/engine.ts';
 import adcpErrorOnlySuccess from '../../harness/checks/envelope/adcp-error-only-success.ts';
@@ -10,7 +10,7 @@ import flat from '../../harness/checks/envelope/flat.ts';
 import isErrorType from '../../harness/checks/envelope/is-error-type.ts';
 import legacyStatusFields from '../../harness/checks/envelope/legacy-status-fields.ts';
 import reservedKeys, { findReservedKey } from '../../harness/checks/envelope/reserved-keys.ts';
-import { jsonBytes, jsonBytesWalk } from '../../harness/checks/json.ts';
+import { jsonBytes, jsonBytesWalk } from '../../harness/json.ts';
 import size from '../../harness/checks/envelope/size.ts';
 import status from '../../harness/checks/envelope/status.ts';
 import structuredContentObject from '../../harness/checks/envelope/structured-content-object.ts';

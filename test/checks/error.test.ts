@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Exchange } from '../../harness/capture/exchange.ts';
+import type { Exchange } from '../../harness/record/exchange.ts';
 import type { CheckContext, ExchangeCheck } from '../../harness/checks/check.ts';
 import { findLeak } from '../../harness/checks/error/_leaks.ts';
 import adcpError from '../../harness/checks/error/adcp-error.ts';

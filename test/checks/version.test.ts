@@ -3,7 +3,7 @@
 // version.release-negotiation, version.major-mismatch, envelope.protocol-fields and
 // envelope.context-not-fabricated on hand-built captures (including hostile answers).
 import { describe, expect, test } from 'vitest';
-import type { AgentCapture, Exchange } from '../../harness/capture/exchange.ts';
+import type { AgentCapture, Exchange } from '../../harness/record/exchange.ts';
 import { parseRelease, releases31, resolvePin, declaredReleases, echoOf } from '../../harness/capture/version-facts.ts';
 import { pinsFor, VERSION_SCENARIO, VERSION_STEP } from '../../harness/capture/version-scenario.ts';
 import { ENVELOPE_SCENARIO, ENVELOPE_STEP, governanceToken, protocolFields } from '../../harness/capture/envelope-scenario.ts';

@@ -3,7 +3,7 @@
 // of crashes in other languages, and recordings whose facts are not the shape they should be.
 import { describe, expect, test } from 'vitest';
 import { downReason, stderrGist } from '../../harness/capture/down-reason.ts';
-import type { AgentCapture, TransportFailure } from '../../harness/capture/exchange.ts';
+import type { AgentCapture, TransportFailure } from '../../harness/record/exchange.ts';
 
 const agent = (transport: 'http' | 'stdio'): AgentCapture['agent'] => ({ name: 'a', transport, production: false, sandbox: false });
 const http = (failure: TransportFailure) => downReason({ agent: agent('http'), initialize: { ok: false, failure } });

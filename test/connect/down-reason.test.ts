@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import { downReason } from '../../harness/capture/down-reason.ts';
-import type { AgentCapture } from '../../harness/capture/exchange.ts';
+import type { AgentCapture } from '../../harness/record/exchange.ts';
 import type { AgentConfig } from '../../harness/config/types.ts';
 import type { DownReason } from '../../harness/report/model.ts';
 import { httpAgent, stdioAgent } from './agents.ts';

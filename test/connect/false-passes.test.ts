@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
-import type { AgentCapture } from '../../harness/capture/exchange.ts';
+import type { AgentCapture } from '../../harness/record/exchange.ts';
 import { initializeResult, json, result, type RpcMessage, startRpcHttp } from '../hostile/rpc-http.ts';
 import { httpAgent, probes, stdioAgent, TOKEN } from './agents.ts';
 

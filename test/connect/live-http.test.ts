@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { AgentCapture, Exchange } from '../../harness/capture/exchange.ts';
+import type { AgentCapture, Exchange } from '../../harness/record/exchange.ts';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import { startHostileHttp } from '../fixtures/servers/hostile-http.mjs';
 import { startSdkHttp } from '../fixtures/servers/sdk-seller.mjs';

@@ -2,7 +2,7 @@
 import { tmpdir } from 'node:os';
 import { describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
-import type { AgentCapture, Exchange } from '../../harness/capture/exchange.ts';
+import type { AgentCapture, Exchange } from '../../harness/record/exchange.ts';
 import { byTool, probeCalls, probes, stdioAgent } from './agents.ts';
 
 const alive = (pid: number): boolean => {

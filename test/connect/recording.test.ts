@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { AgentCapture } from '../../harness/capture/exchange.ts';
+import type { AgentCapture } from '../../harness/record/exchange.ts';
 import { readRecording, writeRecording } from '../../harness/capture/recording.ts';
 import { judgeAgent } from '../../harness/checks/engine.ts';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';

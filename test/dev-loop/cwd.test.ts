@@ -7,11 +7,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
-import { adhocAgent } from '../../harness/run/adhoc.ts';
-import { devOptionsOf } from '../../harness/run/dev-options.ts';
+import { adhocAgent } from '../../harness/run/dev/adhoc.ts';
+import { devOptionsOf } from '../../harness/run/dev/dev-options.ts';
 import { invocationDir } from '../../harness/run/invocation-dir.ts';
 import { UsageError } from '../../harness/run/usage-error.ts';
-import { watchSetup } from '../../harness/run/watch.ts';
+import { watchSetup } from '../../harness/run/dev/watch.ts';
 import { SELLER_ENTRY } from '../../sellers/launch.ts';
 import { ROOT, runCli, tempDirs } from '../run/cli.helpers.ts';
 

@@ -1,11 +1,11 @@
 // The dev loop's small pieces: the command-line agent, the wire log, the watch loop's bookkeeping.
 import { describe, expect, test } from 'vitest';
-import { adhocAgent, envEntries, splitCommandLine } from '../../harness/run/adhoc.ts';
+import { adhocAgent, envEntries, splitCommandLine } from '../../harness/run/dev/adhoc.ts';
 import { DEFAULT_TIMEOUTS } from '../../harness/config/defaults.ts';
-import { devOptionsOf, normalizeWatchArg, timeoutSeconds } from '../../harness/run/dev-options.ts';
+import { devOptionsOf, normalizeWatchArg, timeoutSeconds } from '../../harness/run/dev/dev-options.ts';
 import { waitingLine, waitingText } from '../../harness/run/progress.ts';
 import { UsageError } from '../../harness/run/options.ts';
-import { changesSince, compactLine, watchSetup, type RunSnapshot } from '../../harness/run/watch.ts';
+import { changesSince, compactLine, watchSetup, type RunSnapshot } from '../../harness/run/dev/watch.ts';
 import { wireLine } from '../../harness/run/wire-log.ts';
 
 describe('splitCommandLine', () => {

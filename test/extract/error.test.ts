@@ -1,6 +1,6 @@
 // Error extraction: detection order, acceptance, recovery, client action, retry_after.
 import { describe, expect, test } from 'vitest';
-import type { ExchangeOutcome } from '../../harness/capture/exchange.ts';
+import type { ExchangeOutcome } from '../../harness/record/exchange.ts';
 import {
   acceptAdcpError,
   clientAction,

@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
-import type { AgentCapture, ProtocolViolationKind } from '../../harness/capture/exchange.ts';
+import type { AgentCapture, ProtocolViolationKind } from '../../harness/record/exchange.ts';
 import { httpAgent, probes, stdioAgent } from '../connect/agents.ts';
 import { json, result, type RpcMessage, sseEvent, startRpcHttp } from './rpc-http.ts';
 

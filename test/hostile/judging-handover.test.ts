@@ -1,8 +1,8 @@
 // The judge sandbox's own mechanics: the capture handed to the worker (even nested deeper than the call
 // stack), the checks it runs, Ctrl-C mid-judging, and a worker never reused after it failed.
 import { afterAll, expect, test } from 'vitest';
-import type { AgentCapture } from '../../harness/capture/exchange.ts';
-import { captureBytes, closeJudgeSandboxes, judgeInSandbox } from '../../harness/run/judge-sandbox.ts';
+import type { AgentCapture } from '../../harness/record/exchange.ts';
+import { captureBytes, closeJudgeSandboxes, judgeInSandbox } from '../../harness/run/judge/judge-sandbox.ts';
 import { toJsonText } from '../../harness/capture/json-text.ts';
 import { sdkSchemaSource } from '../../harness/schemas/index.ts';
 import { capture, exchange } from '../schemas/helpers.ts';

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
-import type { AgentCapture } from '../../harness/capture/exchange.ts';
+import type { AgentCapture } from '../../harness/record/exchange.ts';
 import type { Outcome } from '../../harness/checks/check.ts';
-import { closeJudgeSandboxes, judgeInSandbox, type SandboxResult } from '../../harness/run/judge-sandbox.ts';
+import { closeJudgeSandboxes, judgeInSandbox, type SandboxResult } from '../../harness/run/judge/judge-sandbox.ts';
 import { ERROR_CAP, sdkSchemaSource } from '../../harness/schemas/index.ts';
 import { probes, stdioAgent } from '../connect/agents.ts';
 
@@ -189,7 +189,7 @@ test('the worker starts the way the CLI runs (tsx registered through its API, no
   const script = `
     const { register } = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))});
     register();
-    const { judgeInSandbox, closeJudgeSandboxes } = await import(${at('harness/run/judge-sandbox.ts')});
+    const { judgeInSandbox, closeJudgeSandboxes } = await import(${at('harness/run/judge/judge-sandbox.ts')});
     const { sdkSchemaSource } = await import(${at('harness/schemas/index.ts')});
     const capture = {
       agent: { name: 'cli', transport: 'stdio', production: false, sandbox: false },

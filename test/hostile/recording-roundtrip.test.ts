@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import type { AgentCapture } from '../../harness/capture/exchange.ts';
+import type { AgentCapture } from '../../harness/record/exchange.ts';
 import { toJsonText } from '../../harness/capture/json-text.ts';
 import { readRecording, writeRecording } from '../../harness/capture/recording.ts';
 

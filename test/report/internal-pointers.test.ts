@@ -2,7 +2,7 @@
 // record: `/exchanges/4/…`, `/outcome/failure`, `/stdio/stdoutJunk/0`, `/http/observations/2/status`,
 // `/scenarios/1/refusal/status` and `/initialize` become words; a pointer into the seller's payload stays.
 import { describe, expect, test } from 'vitest';
-import type { AgentCapture } from '../../harness/capture/exchange.ts';
+import type { AgentCapture } from '../../harness/record/exchange.ts';
 import { judgeAgent } from '../../harness/checks/engine.ts';
 import { placeOf, placeText } from '../../harness/checks/place.ts';
 import { capture, noAnswer, result } from '../checks/build.ts';

@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
 import { entryCoversLabel, matchingEntry, toolOfLabel } from '../../harness/checks/baseline/_match.ts';
 import staleCheck from '../../harness/checks/baseline/stale.ts';
-import type { AgentCapture } from '../../harness/capture/exchange.ts';
+import type { AgentCapture } from '../../harness/record/exchange.ts';
 import type { BaselineContext, Status } from '../../harness/checks/check.ts';
 import { REASON_PLACEHOLDER, renderBaselineYaml } from '../../harness/run/baseline.ts';
 import type { ReportOutcome } from '../../harness/report/model.ts';

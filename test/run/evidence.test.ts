@@ -1,7 +1,7 @@
 // Evidence and diagnosis: pure functions over captured exchanges (no network).
 import { describe, expect, test } from 'vitest';
-import type { AgentCapture, Exchange } from '../../harness/capture/exchange.ts';
-import { attachEvidence, callEvidence, diagnose } from '../../harness/run/evidence.ts';
+import type { AgentCapture, Exchange } from '../../harness/record/exchange.ts';
+import { attachEvidence, callEvidence, diagnose } from '../../harness/run/judge/evidence.ts';
 import type { ReportOutcome } from '../../harness/report/model.ts';
 
 function exchange(result: unknown, extra: Partial<Exchange> = {}): Exchange {

@@ -1,7 +1,7 @@
-// The judge worker's current step, shared through a SharedArrayBuffer (harness/run/judge-progress.ts).
+// The judge worker's current step, shared through a SharedArrayBuffer (harness/run/judge/judge-progress.ts).
 import { Worker } from 'node:worker_threads';
 import { describe, expect, test } from 'vitest';
-import { PROGRESS_BYTES, progressWriter, readRunning } from '../../harness/run/judge-progress.ts';
+import { PROGRESS_BYTES, progressWriter, readRunning } from '../../harness/run/judge/judge-progress.ts';
 
 describe('judge progress', () => {
   test('nothing written: nothing running', () => {
@@ -33,7 +33,7 @@ describe('judge progress', () => {
 
   test('read from another thread while the worker writes, and after it is gone', async () => {
     const buffer = new SharedArrayBuffer(PROGRESS_BYTES);
-    const url = new URL('../../harness/run/judge-progress.ts', import.meta.url).href;
+    const url = new URL('../../harness/run/judge/judge-progress.ts', import.meta.url).href;
     const worker = new Worker(
       `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(url)}); }).then(({ progressWriter }) => {
         const { workerData, parentPort } = require('node:worker_threads');

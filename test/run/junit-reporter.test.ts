@@ -50,7 +50,7 @@ test('the same XML as vitest’s own junit reporter, written at once', async () 
   await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   await writeFile(join(root, 'agent.adcp.test.js'), SUITE);
   const driver = join(dir, 'driver.mjs');
-  await writeFile(driver, DRIVER(pathToFileURL(join(ROOT, 'harness', 'run', 'junit-reporter.ts')).href));
+  await writeFile(driver, DRIVER(pathToFileURL(join(ROOT, 'harness', 'run', 'vitest', 'junit-reporter.ts')).href));
   await run(driver, [root, 'vitest', join(dir, 'vitest.xml')]);
   await run(driver, [root, 'ours', join(dir, 'ours.xml')]);
   const [theirs, ours] = [await readFile(join(dir, 'vitest.xml'), 'utf8'), await readFile(join(dir, 'ours.xml'), 'utf8')];

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { checkSelector, parseRunArgs, UsageError } from '../../harness/run/options.ts';
-import { keyOfSuiteFile, suiteKeys } from '../../harness/run/workspace.ts';
+import { keyOfSuiteFile, suiteKeys } from '../../harness/run/vitest/workspace.ts';
 
 describe('parseRunArgs', () => {
   test('defaults', () => {

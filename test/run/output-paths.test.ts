@@ -4,7 +4,7 @@ import { chmod, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { UsageError } from '../../harness/run/options.ts';
-import { checkOutputPaths, makeDirectory } from '../../harness/run/write-reports.ts';
+import { checkOutputPaths, makeDirectory } from '../../harness/run/vitest/write-reports.ts';
 import { tempDirs } from './cli.helpers.ts';
 
 const tmp = tempDirs();

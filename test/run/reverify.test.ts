@@ -5,9 +5,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, test } from 'vitest';
-import type { AgentCapture, Exchange } from '../../harness/capture/exchange.ts';
+import type { AgentCapture, Exchange } from '../../harness/record/exchange.ts';
 import type { ReportOutcome } from '../../harness/report/model.ts';
-import { READ_ONLY_TASKS, repeatableCalls } from '../../harness/run/reverify.ts';
+import { READ_ONLY_TASKS } from '../../harness/adcp-tasks.ts';
+import { repeatableCalls } from '../../harness/run/judge/reverify.ts';
 import { runCli, tempDirs } from './cli.helpers.ts';
 import { NIGHTLY_SELLER } from './nightly.helpers.ts';
 

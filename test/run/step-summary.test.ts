@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { renderSummaryMarkdown } from '../../harness/report/markdown.ts';
-import { appendStepSummary, STEP_SUMMARY_LIMIT, writeReports } from '../../harness/run/write-reports.ts';
+import { appendStepSummary, STEP_SUMMARY_LIMIT, writeReports } from '../../harness/run/vitest/write-reports.ts';
 import { sampleReport } from '../report/fixtures.ts';
 
 const dirs: string[] = [];

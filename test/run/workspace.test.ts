@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { UsageError } from '../../harness/run/options.ts';
-import { suitePatterns } from '../../harness/run/vitest-driver.ts';
-import { createWorkspace, openMergeWork, suiteRootsIn, WORK_PREFIX } from '../../harness/run/workspace.ts';
+import { suitePatterns } from '../../harness/run/vitest/vitest-driver.ts';
+import { createWorkspace, openMergeWork, suiteRootsIn, WORK_PREFIX } from '../../harness/run/vitest/workspace.ts';
 import { tempDirs } from './cli.helpers.ts';
 
 const tmp = tempDirs();

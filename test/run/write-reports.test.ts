@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { writeReports } from '../../harness/run/write-reports.ts';
+import { writeReports } from '../../harness/run/vitest/write-reports.ts';
 import { sampleReport } from '../report/fixtures.ts';
 
 const ALL = new Set(['junit', 'json', 'summary', 'markdown'] as const);

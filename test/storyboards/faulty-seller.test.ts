@@ -2,7 +2,7 @@
 // storyboards fail the step, and the very call that carried it — an Exchange recorded by the proxy —
 // fails the catalog's envelope.context-echo check too. One wire, both verdicts.
 import { describe, expect, test } from 'vitest';
-import type { AgentCapture } from '../../harness/capture/exchange.ts';
+import type { AgentCapture } from '../../harness/record/exchange.ts';
 import { judgeAgent } from '../../harness/checks/engine.ts';
 import { runAgainst, stdioReference } from './helpers.ts';
 

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { StoryboardResult, StoryboardStepResult, ValidationResult } from '@adcp/sdk/testing';
-import type { Exchange, ExchangeOutcome } from '../../harness/capture/exchange.ts';
+import type { Exchange, ExchangeOutcome } from '../../harness/record/exchange.ts';
 import { knownDefects } from '../../harness/storyboards/known-defects.ts';
 import { storyboardOutcomes, versionMismatch, type StoryboardContext } from '../../harness/storyboards/outcomes.ts';
 import type { ProxiedCall } from '../../harness/storyboards/proxy.ts';

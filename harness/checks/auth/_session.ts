@@ -1,7 +1,7 @@
 // What the auth checks share: the record of a scenario run in an HTTP session of its own (no credentials,
 // or a wrong one), or the verdict that stands in for it — not-applicable for a stdio agent, the scenario's
 // own reason when it did not run.
-import type { AgentCapture, ScenarioRecord } from '../../capture/exchange.ts';
+import type { AgentCapture, ScenarioRecord } from '../../record/exchange.ts';
 import { notApplicable, type AgentVerdict } from '../check.ts';
 import { about, notRun, scenarioRecord } from '../scenario-view.ts';
 

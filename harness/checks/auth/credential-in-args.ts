@@ -6,10 +6,10 @@
 // 3.1 publication date". 3.1.0 was published 2026-06-18 (reference/versions.mdx; tag v3.1.0), so it is
 // MUST from 2026-09-16. check.ts has no dated severity, and every run of this harness postdates that day,
 // so the level is MUST (the condition says why). The release notes (whats-new-in-3-1) say MUST outright.
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { CREDENTIAL_IN_ARGS, PROBE_KEY, PROBE_VALUE } from '../../capture/credential-in-args.ts';
 import { defineCheck, fail, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { about, answerOf, at, notRun, scenarioSteps, type Step } from '../scenario-view.ts';
 
 /** 3.1.0's publication date, and the day the rule became MUST (90 days later). */

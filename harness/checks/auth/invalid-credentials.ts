@@ -3,11 +3,11 @@
 // headers carry a well-formed but wrong value, is refused: HTTP 401 or 403, or an AdCP error AUTH_INVALID
 // (terminal; AUTH_REQUIRED, the deprecated alias that still covers rejected credentials in 3.x, is accepted).
 // It is never served. No protected task exposed: not-applicable.
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { AUTH_SCENARIO, WRONG_CREDENTIALS_STEP } from '../../capture/unauthenticated.ts';
 import { authSession } from './_session.ts';
 import { defineCheck, fail, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { about, answerOf, at, scenarioSteps, type Step } from '../scenario-view.ts';
 
 /** Codes that refuse a presented credential: AUTH_INVALID (3.1), and AUTH_REQUIRED (3.0; its deprecated alias in 3.1). */

@@ -3,11 +3,11 @@
 // them: initialize is not refused, and each call gets an answer (get_products may return less: a partial
 // catalog, no pricing). A refusal (HTTP 401/403, an AdCP error) is a warning: the text lists these tasks
 // as public without an RFC 2119 keyword, so the rule is a SHOULD.
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { AUTH_SCENARIO } from '../../capture/unauthenticated.ts';
 import { authSession } from './_session.ts';
 import { defineCheck, fail, pass, untested, type AgentVerdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { about, answerOf, at, scenarioSteps } from '../scenario-view.ts';
 
 const WANT = 'an answer without credentials (discovery is public; get_products may return less)';

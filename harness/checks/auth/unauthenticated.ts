@@ -2,11 +2,11 @@
 // session opened without them is refused: HTTP 401 carrying a WWW-Authenticate challenge, or 403, or an
 // AdCP auth error. It is never served. (The call is one of the protected read-only tasks; discovery such
 // as get_adcp_capabilities may be public by design.)
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { SCENARIO, STEP } from '../../capture/scenario-facts.ts';
 import { authSession } from './_session.ts';
 import { defineCheck, fail, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { about, answerOf, at, scenarioSteps, type Step } from '../scenario-view.ts';
 import { reservedCode } from '../error/_adcp-error.ts';
 

@@ -2,9 +2,9 @@
 // `check id › tool` (`>` works too): a tool name covers every call of that tool, whatever its label
 // (`get_products (invalid input)`, `get_products (pagination: page-2)`), and a full label covers that
 // call alone; the narrowest entry wins. One definition, used where baselines are applied
-// (harness/run/judge.ts), where they are written (harness/run/baseline.ts), where entries are validated,
+// (harness/run/judge/judge.ts), where they are written (harness/run/baseline.ts), where entries are validated,
 // and by baseline.stale, which judges them.
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 
 /** The parts of an entry key: the check id, and the tool label when the entry names one. */
 export function parseEntryKey(key: string): { check: string; tool?: string } {

@@ -3,9 +3,9 @@
 // again, and nobody heard), so it fails the run until it is removed — as the MCP conformance suite
 // treats stale expectations. An entry naming a tool the agent does not expose is a typo: it fails here
 // too, and the run exits 2 (a config error, found only once tools/list answered).
-// The harness judges this after every other check (harness/run/judge.ts hands it ctx.baseline).
+// The harness judges this after every other check (harness/run/judge/judge.ts hands it ctx.baseline).
 import { defineCheck, fail, notApplicable, pass, untested, type AgentVerdict, type BaselineContext, type Verdict } from '../check.ts';
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { entryCoversLabel, listedNames, matchingEntry, parseEntryKey, unexposedTool } from './_match.ts';
 
 export default defineCheck({

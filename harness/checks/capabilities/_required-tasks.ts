@@ -9,6 +9,8 @@
 // cannot be told from the declaration, so the table has no row for it (reported not-applicable).
 // `measurement` (3.1, experimental) lists no task of its own: nothing to require beyond capabilities.
 
+import { requiredTasksOf } from '../../adcp-tasks.ts';
+
 export interface RequiredTask {
   name: string;
   /** The task writes state (manifest.json `mutating`). */
@@ -21,30 +23,13 @@ export interface ProtocolRequirement {
   tasks: readonly RequiredTask[];
 }
 
-const read = (name: string): RequiredTask => ({ name, mutating: false });
-const write = (name: string): RequiredTask => ({ name, mutating: true });
-
-/** The rows 3.0.26 and 3.1.19 share: the pages differ only in conditional and descriptive rows. */
+/** The rows 3.0.26 and 3.1.19 share (the task lists come from the task table): the pages differ only in conditional and descriptive rows. */
 const MAJOR_3: Readonly<Record<string, ProtocolRequirement>> = {
-  media_buy: {
-    role: 'Media Buy sales agent',
-    tasks: [
-      read('get_products'),
-      read('list_creative_formats'),
-      write('create_media_buy'),
-      write('update_media_buy'),
-      read('get_media_buys'),
-      read('get_media_buy_delivery'),
-      write('provide_performance_feedback'),
-    ],
-  },
-  creative: { role: 'creative agent', tasks: [read('list_creative_formats')] },
-  signals: { role: 'signal agent', tasks: [read('get_signals'), write('activate_signal')] },
-  brand: { role: 'brand agent', tasks: [read('get_brand_identity')] },
-  sponsored_intelligence: {
-    role: 'Sponsored Intelligence brand agent',
-    tasks: [write('si_initiate_session'), write('si_send_message'), write('si_terminate_session')],
-  },
+  media_buy: { role: 'Media Buy sales agent', tasks: requiredTasksOf('media_buy') },
+  creative: { role: 'creative agent', tasks: requiredTasksOf('creative') },
+  signals: { role: 'signal agent', tasks: requiredTasksOf('signals') },
+  brand: { role: 'brand agent', tasks: requiredTasksOf('brand') },
+  sponsored_intelligence: { role: 'Sponsored Intelligence brand agent', tasks: requiredTasksOf('sponsored_intelligence') },
   measurement: { role: 'measurement agent (experimental in 3.1)', tasks: [] },
 };
 

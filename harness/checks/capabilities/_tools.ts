@@ -1,5 +1,5 @@
 // Shared by the capabilities.* checks: the names they look for in the tool list.
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 
 export const CAPABILITIES_TOOL = 'get_adcp_capabilities';
 export const TEST_CONTROLLER = 'comply_test_controller';

@@ -1,9 +1,9 @@
 // capabilities.adcp-tools — the agent is an AdCP agent at all: it exposes `get_adcp_capabilities` or at
 // least one AdCP task. An MCP server with neither gets no AdCP call, so every other AdCP check would be
 // left untested; this check says plainly why.
-import { isAdcpTask } from '../adcp-tasks.ts';
+import { isAdcpTask } from '../../adcp-tasks.ts';
 import { defineCheck, fail, pass } from '../check.ts';
-import { own } from '../json.ts';
+import { own } from '../../json.ts';
 import { listedTools, one } from '../transport/_listed-tools.ts';
 import { CAPABILITIES_TOOL, listedNames } from './_tools.ts';
 

@@ -9,7 +9,7 @@
 // and the harness never books on any other agent — so for them a missing mutating task is
 // not-applicable with that reason, never a failure. A protocol value the page has no single required set
 // for (`governance`: five roles) or does not know is not-applicable, with the reason.
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import {
   blockerOf,
   defineCheck,
@@ -23,7 +23,7 @@ import {
   type Verdict,
   MUST_FROM_ADCP_3_1,
 } from '../check.ts';
-import { isObject, own, preview } from '../json.ts';
+import { isObject, own, preview } from '../../json.ts';
 import { listedTools, one } from '../transport/_listed-tools.ts';
 import { adcpPayload, adcpVersionOf, noPayload, NO_ANSWER, viewResult } from '../views.ts';
 import { CAPABILITIES_TOOL, toolIndex } from './_tools.ts';

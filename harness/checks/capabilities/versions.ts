@@ -9,9 +9,9 @@
 // Not-applicable vs untested: an agent that does not list `get_adcp_capabilities` has no capabilities
 // answer to judge (capabilities.tool owns that); an agent that lists it but whose call was not made,
 // got no answer, or returned an error has one we could not read, so the rule is untested.
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { blockerOf, defineCheck, fail, notApplicable, onCall, pass, untested, type Verdict } from '../check.ts';
-import { describeType, isObject, own, preview } from '../json.ts';
+import { describeType, isObject, own, preview } from '../../json.ts';
 import { listedTools, one } from '../transport/_listed-tools.ts';
 import { adcpPayload, adcpVersionOf, noPayload, NO_ANSWER, viewResult } from '../views.ts';
 import { CAPABILITIES_TOOL, toolIndex } from './_tools.ts';

@@ -3,7 +3,7 @@
 // client extracts nothing from it.
 import { defineCheck, fail, pass } from '../check.ts';
 import { isAdcpErrorOnly } from '../../extract/success.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { successResult, textItems } from '../views.ts';
 
 export default defineCheck({

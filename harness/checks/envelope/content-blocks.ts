@@ -2,7 +2,7 @@
 // ContentBlock: text, image, audio, resource_link, resource; optional annotations and _meta), on
 // every result, errors included.
 import { defineCheck, fail, pass } from '../check.ts';
-import { describeType, hasOwn, isObject, own, preview, type JsonObject } from '../json.ts';
+import { describeType, hasOwn, isObject, own, preview, type JsonObject } from '../../json.ts';
 import { toolResult } from './_tool-result.ts';
 
 const BLOCK_TYPES = ['text', 'image', 'audio', 'resource_link', 'resource'] as const;

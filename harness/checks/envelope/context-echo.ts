@@ -1,6 +1,6 @@
 // envelope.context-echo — the `context` object the harness sent comes back unchanged, on errors too.
 import { defineCheck, fail, notApplicable, pass } from '../check.ts';
-import { hasOwn, isObject, jsonEqual, own, preview, type JsonObject } from '../json.ts';
+import { hasOwn, isObject, jsonEqual, own, preview, type JsonObject } from '../../json.ts';
 import { payloadOrVerdict, textItems, viewResult } from '../views.ts';
 
 /** Where an error result may carry the echoed context (lenient: every place a conformant SDK puts it). */

@@ -3,10 +3,10 @@
 // (harness/capture/envelope-scenario.ts): the one call the harness sends without the context object it
 // otherwise puts on every call. Where a success or an error may carry one: the payload a client extracts,
 // structuredContent beside adcp_error, inside adcp_error, and the JSON of a text item.
-import type { AgentCapture, Exchange } from '../../capture/exchange.ts';
+import type { AgentCapture, Exchange } from '../../record/exchange.ts';
 import { ENVELOPE_SCENARIO, ENVELOPE_STEP } from '../../capture/envelope-scenario.ts';
 import { defineCheck, fail, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { hasOwn, isObject, own, preview, type JsonObject } from '../json.ts';
+import { hasOwn, isObject, own, preview, type JsonObject } from '../../json.ts';
 import { about, at, notRun, scenarioSteps } from '../scenario-view.ts';
 import { textItems, viewResult } from '../views.ts';
 

@@ -2,8 +2,8 @@
 // JSON is an object, never an adcp_error alone) yields an object for every AdCP task that succeeded.
 import { defineCheck, fail, notApplicable, pass, untested } from '../check.ts';
 import { isAdcpErrorOnly } from '../../extract/success.ts';
-import { describeType, hasOwn, isObject, own, preview } from '../json.ts';
-import { isAdcpTask } from '../adcp-tasks.ts';
+import { describeType, hasOwn, isObject, own, preview } from '../../json.ts';
+import { isAdcpTask } from '../../adcp-tasks.ts';
 import { adcpPayload, successResult, textItems } from '../views.ts';
 
 export default defineCheck({

@@ -1,6 +1,6 @@
 // envelope.flat — the task body sits at the payload root, not nested under a lone payload/data/response key.
 import { defineCheck, fail, pass } from '../check.ts';
-import { isObject, own, preview, token } from '../json.ts';
+import { isObject, own, preview, token } from '../../json.ts';
 import { payloadOrVerdict } from '../views.ts';
 import { ENVELOPE_KEYS, PROTOCOL_ENVELOPE_URL } from './_protocol-envelope.ts';
 

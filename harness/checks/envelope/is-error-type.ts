@@ -1,6 +1,6 @@
 // envelope.is-error-type — `isError`, when present, is a boolean (on every result, errors included).
 import { defineCheck, fail, pass, untested } from '../check.ts';
-import { describeType, hasOwn, isObject, own, preview } from '../json.ts';
+import { describeType, hasOwn, isObject, own, preview } from '../../json.ts';
 import { toolResult } from './_tool-result.ts';
 
 export default defineCheck({

@@ -1,6 +1,6 @@
 // envelope.legacy-status-fields — no `task_status` / `response_status` (AdCP 3.1 forbids them; `status` replaces both).
 import { defineCheck, fail, pass } from '../check.ts';
-import { hasOwn, own, preview } from '../json.ts';
+import { hasOwn, own, preview } from '../../json.ts';
 import { payloadOrVerdict } from '../views.ts';
 import { PROTOCOL_ENVELOPE_URL } from './_protocol-envelope.ts';
 

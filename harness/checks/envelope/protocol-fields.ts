@@ -5,7 +5,7 @@
 // re-sends a read-only call that succeeded with the fields added; an error, or no AdCP answer, is a failure.
 // `context` is sent on every call already (envelope.context-echo judges it). A 3.1 rule: "normative for
 // 3.1+" in the text of 3.0 and 3.1 alike, so a seller that declares no 3.1+ release is not concerned.
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { ENVELOPE_SCENARIO, PROTOCOL_FIELDS } from '../../capture/envelope-scenario.ts';
 import { defineCheck, type AgentVerdict, type Verdict } from '../check.ts';
 import { about, notRun, scenarioSteps, servedLike, type Step } from '../scenario-view.ts';

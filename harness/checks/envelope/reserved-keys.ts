@@ -1,7 +1,7 @@
 // envelope.reserved-keys — no `__proto__`, `constructor` or `prototype` keys at any depth, in the result
 // or in its text JSON. Judged on every result, errors included: clients parse those as well.
 import { defineCheck, fail, pass, untested } from '../check.ts';
-import { isObject, own, token } from '../json.ts';
+import { isObject, own, token } from '../../json.ts';
 import { textItems } from '../views.ts';
 import { toolResult } from './_tool-result.ts';
 

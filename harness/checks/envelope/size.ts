@@ -2,7 +2,7 @@
 // larger ones unparsed. Also judges the calls whose answer passed the harness's byte cap.
 import { defineCheck, fail, pass } from '../check.ts';
 import { TEXT_LIMIT } from '../../extract/success.ts';
-import { hasOwn, jsonBytes, own } from '../json.ts';
+import { hasOwn, jsonBytes, own } from '../../json.ts';
 import { noAnswer, successResult, textItems } from '../views.ts';
 
 export default defineCheck({

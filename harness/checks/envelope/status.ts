@@ -1,7 +1,7 @@
 // envelope.status — `status` is present and a task status: required on every task response from AdCP
 // 3.1 (MUST), recommended for 3.0 (SHOULD). The engine reads the level off the AdCP version.
 import { defineCheck, fail, pass } from '../check.ts';
-import { describeType, own, preview } from '../json.ts';
+import { describeType, own, preview } from '../../json.ts';
 import { adcpVersionOf, payloadOrVerdict } from '../views.ts';
 import { PROTOCOL_ENVELOPE_URL } from './_protocol-envelope.ts';
 

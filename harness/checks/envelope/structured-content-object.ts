@@ -1,6 +1,6 @@
 // envelope.structured-content-object — `structuredContent`, when present, is a non-array JSON object.
 import { defineCheck, fail, notApplicable, pass } from '../check.ts';
-import { describeType, hasOwn, isObject, own, preview } from '../json.ts';
+import { describeType, hasOwn, isObject, own, preview } from '../../json.ts';
 import { successResult } from '../views.ts';
 
 export default defineCheck({

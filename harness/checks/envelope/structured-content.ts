@@ -2,8 +2,8 @@
 // MCP revision: MUST from 2025-06-18 (the first revision that defines it), SHOULD under 2025-03-26 (the
 // revision the AdCP page names), not checked before.
 import { defineCheck, fail, notApplicable, pass } from '../check.ts';
-import { hasOwn } from '../json.ts';
-import { isAdcpTask } from '../adcp-tasks.ts';
+import { hasOwn } from '../../json.ts';
+import { isAdcpTask } from '../../adcp-tasks.ts';
 import { outputSchemaOf, successResult, textItems } from '../views.ts';
 
 export default defineCheck({

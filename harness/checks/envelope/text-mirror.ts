@@ -2,7 +2,7 @@
 // the same data (MCP: a tool returning structured content SHOULD also return it serialized as text).
 import { defineCheck, fail, notApplicable, pass, untested } from '../check.ts';
 import { isAdcpErrorOnly } from '../../extract/success.ts';
-import { isObject, jsonEqual, own, preview } from '../json.ts';
+import { isObject, jsonEqual, own, preview } from '../../json.ts';
 import { successResult, textItems } from '../views.ts';
 
 export default defineCheck({

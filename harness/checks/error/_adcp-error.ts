@@ -3,11 +3,11 @@
 // else a text item) or a JSON-RPC error's `error.data`. A payload `errors[0]` item is not an adcp_error
 // and is left to error.adcp-error. When there is nothing to judge, the verdict says why: the rules do
 // not concern this call (not-applicable), or another check owns the defect (untested, "see <id>").
-import type { Exchange } from '../../capture/exchange.ts';
+import type { Exchange } from '../../record/exchange.ts';
 import { locateAdcpError, RESERVED_JSONRPC_CODES } from '../../extract/error.ts';
 import { notApplicable, untested, type Verdict } from '../check.ts';
-import { describeType, isObject, own, preview, type JsonObject } from '../json.ts';
-import { isAdcpTask } from '../adcp-tasks.ts';
+import { describeType, isObject, own, preview, type JsonObject } from '../../json.ts';
+import { isAdcpTask } from '../../adcp-tasks.ts';
 import { errorResult, noAnswer } from '../views.ts';
 
 export interface LocatedRaw {

@@ -2,7 +2,7 @@
 // prefixes, SQL, HTML bodies. Patterns are narrow on purpose (few false positives): SQL keywords must be
 // upper case, paths must sit under a well-known root or end in a source-file extension, exception
 // prefixes are the runtime's own class names.
-import { isObject, own, token } from '../json.ts';
+import { isObject, own, token } from '../../json.ts';
 
 export interface Leak {
   kind: string;

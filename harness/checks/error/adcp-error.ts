@@ -2,8 +2,8 @@
 // JSON). A tool that is not an AdCP task may report errors the plain MCP way (isError + text).
 import { defineCheck, fail, notApplicable, pass } from '../check.ts';
 import { locateAdcpError } from '../../extract/error.ts';
-import { describeType, isObject, own, preview } from '../json.ts';
-import { isAdcpTask } from '../adcp-tasks.ts';
+import { describeType, isObject, own, preview } from '../../json.ts';
+import { isAdcpTask } from '../../adcp-tasks.ts';
 import { errorResult } from '../views.ts';
 
 export default defineCheck({

@@ -1,7 +1,7 @@
 // error.code — `code` is a string of 1–64 characters (clients discard an error whose code is not).
 import { defineCheck, fail, pass } from '../check.ts';
 import { MAX_CODE_LENGTH } from '../../extract/error.ts';
-import { describeType, own, preview } from '../json.ts';
+import { describeType, own, preview } from '../../json.ts';
 import { onAdcpError } from './_adcp-error.ts';
 
 export default defineCheck({

@@ -3,9 +3,9 @@
 // only `field` get the same answer from every seller. The text says MUST *set* it when `issues` is
 // present: an absent `field` fails too. Renderings the text leaves open (keys that are not identifiers,
 // numeric keys of objects) accept every reasonable form (see _codes.ts jsonPathLiteForms).
-import type { Exchange } from '../../capture/exchange.ts';
+import type { Exchange } from '../../record/exchange.ts';
 import { defineCheck, fail, notApplicable, pass, MUST_FROM_ADCP_3_1 } from '../check.ts';
-import { isObject, own, preview } from '../json.ts';
+import { isObject, own, preview } from '../../json.ts';
 import { onAdcpError } from './_adcp-error.ts';
 import { jsonPathLiteForms, pointerSegments } from './_codes.ts';
 

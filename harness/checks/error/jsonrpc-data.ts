@@ -1,7 +1,7 @@
 // error.jsonrpc-data — the JSON-RPC errors AdCP reserves for rejections before tool dispatch (−32029
 // RATE_LIMITED, −32028 AUTH_MISSING, −32027 SERVICE_UNAVAILABLE) carry `error.data.adcp_error`.
 import { defineCheck, fail, notApplicable, pass } from '../check.ts';
-import { describeType, isObject, own, preview } from '../json.ts';
+import { describeType, isObject, own, preview } from '../../json.ts';
 import { noAnswer } from '../views.ts';
 import { reservedCode } from './_adcp-error.ts';
 

@@ -3,7 +3,7 @@
 // Unsafe characters are the project's one definition (harness/sanitize.ts), zero-width ones included.
 import { defineCheck, fail, pass, type Verdict } from '../check.ts';
 import { utf8Bytes } from '../../extract/success.ts';
-import { describeType, hasOwn, own, preview, type JsonObject } from '../json.ts';
+import { describeType, hasOwn, own, preview, type JsonObject } from '../../json.ts';
 import { onAdcpError } from './_adcp-error.ts';
 import { firstUnsafeChar } from '../../sanitize.ts';
 

@@ -2,7 +2,7 @@
 // paths, SQL or upstream bodies. AdCP forbids sellers to include these; the patterns that recognise them
 // (and the SHOULD level, since a pattern can misread) are this harness's.
 import { defineCheck, fail, pass } from '../check.ts';
-import { hasOwn, own, preview } from '../json.ts';
+import { hasOwn, own, preview } from '../../json.ts';
 import { onAdcpError } from './_adcp-error.ts';
 import { findLeak, stringsIn } from './_leaks.ts';
 

@@ -3,7 +3,7 @@
 // where error-handling.mdx says "Senders MUST populate `error.recovery` on every error" (the release
 // notes' SHOULD does not override the normative text).
 import { defineCheck, fail, pass } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { onAdcpError } from './_adcp-error.ts';
 
 const RECOVERIES = ['transient', 'correctable', 'terminal'];

@@ -1,7 +1,7 @@
 // error.retry-after — `retry_after`, when present, is an integer number of seconds from 1 to 3600.
 import { defineCheck, fail, pass } from '../check.ts';
 import { RETRY_AFTER_MAX, RETRY_AFTER_MIN } from '../../extract/error.ts';
-import { describeType, hasOwn, own, preview } from '../json.ts';
+import { describeType, hasOwn, own, preview } from '../../json.ts';
 import { onAdcpError } from './_adcp-error.ts';
 
 export default defineCheck({

@@ -1,7 +1,7 @@
 // error.size — the serialized `adcp_error` is ≤ 4096 bytes (clients discard larger ones).
 import { defineCheck, fail, pass } from '../check.ts';
 import { MAX_ERROR_BYTES } from '../../extract/error.ts';
-import { jsonBytes } from '../json.ts';
+import { jsonBytes } from '../../json.ts';
 import { onAdcpError } from './_adcp-error.ts';
 
 export default defineCheck({

@@ -2,7 +2,7 @@
 // clients that read only text (most MCP hosts today).
 import { defineCheck, fail, pass } from '../check.ts';
 import { locateAdcpError } from '../../extract/error.ts';
-import { isObject, jsonEqual, own, preview } from '../json.ts';
+import { isObject, jsonEqual, own, preview } from '../../json.ts';
 import { errorResult, textItems } from '../views.ts';
 import { withoutAdcpError } from './_adcp-error.ts';
 

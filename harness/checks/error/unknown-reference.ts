@@ -2,10 +2,10 @@
 // buy to update) gets an AdCP error (PRODUCT_NOT_FOUND, MEDIA_BUY_NOT_FOUND, …), never a success. The
 // booking is otherwise the one that succeeded in the idempotency scenario, so the refusal can only be
 // about the id. Any AdCP error passes: the code's shape is error.code's, the rest error.*'s.
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { SCENARIO, STEP, successPayload } from '../../capture/scenario-facts.ts';
 import { defineCheck, fail, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { about, answerOf, at, notRun, scenarioSteps, type Step } from '../scenario-view.ts';
 
 const WHAT: Record<string, { subject: string; want: string }> = {

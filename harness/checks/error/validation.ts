@@ -3,7 +3,7 @@
 // not a bare transport error string, and is never accepted.
 import { defineCheck, fail, notApplicable, pass, untested } from '../check.ts';
 import { locateAdcpError } from '../../extract/error.ts';
-import { isObject, own, preview } from '../json.ts';
+import { isObject, own, preview } from '../../json.ts';
 import { noAnswer, viewResult } from '../views.ts';
 
 export default defineCheck({

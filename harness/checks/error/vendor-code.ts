@@ -5,7 +5,7 @@
 // stands in, and a failure says so. A code that is not a 1–64 character string is error.code's finding.
 import { recoveryTable } from '../../extract/recovery-table.ts';
 import { defineCheck, fail, pass, untested, MUST_FROM_ADCP_3_1 } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { onAdcpError } from './_adcp-error.ts';
 import { vendorCodeProblem } from './_codes.ts';
 

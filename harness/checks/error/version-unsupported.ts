@@ -2,10 +2,10 @@
 // `adcp_major_version: 99` must be refused with VERSION_UNSUPPORTED (recovery correctable: re-pin and
 // retry), and pinned to the major the seller declares (3) served as usual. The context echo of both calls
 // is envelope.context-echo's, which judges them like every other call.
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { SCENARIO, STEP } from '../../capture/scenario-facts.ts';
 import { defineCheck, fail, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { about, answerOf, at, codeOf, notRun, recoveryOf, scenarioSteps, servedLike, type Step } from '../scenario-view.ts';
 
 const subject = (s: Step): string => `${s.x.tool} (adcp_major_version ${preview(own(s.x.request.arguments, 'adcp_major_version'))})`;

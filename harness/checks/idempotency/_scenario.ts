@@ -1,7 +1,7 @@
 // Shared by the idempotency.* checks: the idempotency scenario's original booking and the step each
 // check judges, or the verdict that stands in when there is nothing to judge — the scenario did not run,
 // the booking it replays did not succeed, or the seller does not say it deduplicates by key.
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { capabilityFacts, isSuccess, SCENARIO, STEP } from '../../capture/scenario-facts.ts';
 import { notApplicable, untested, type AgentVerdict } from '../check.ts';
 import { about, notRun, scenarioSteps, type Step } from '../scenario-view.ts';

@@ -2,10 +2,10 @@
 // gets IDEMPOTENCY_CONFLICT, and the error does not say how the bodies differ: no `field`, and neither its
 // message, suggestion nor details name what changed. Whoever holds a leaked key must not be able to read
 // the earlier request back out of the refusals.
-import type { AgentCapture, Exchange } from '../../capture/exchange.ts';
+import type { AgentCapture, Exchange } from '../../record/exchange.ts';
 import { STEP } from '../../capture/scenario-facts.ts';
 import { defineCheck, fail, pass, type AgentVerdict, type Verdict } from '../check.ts';
-import { clip, isObject, own, preview, safeStringify, type JsonObject } from '../json.ts';
+import { clip, isObject, own, preview, safeStringify, type JsonObject } from '../../json.ts';
 import { answerOf, at, codeOf, type Step } from '../scenario-view.ts';
 import { idempotencyStep, SUBJECT } from './_scenario.ts';
 

@@ -2,10 +2,10 @@
 // idempotency support, is refused with an AdCP error the buyer can correct (recovery correctable; AdCP
 // names INVALID_REQUEST or VALIDATION_ERROR) — never booked: without a key a retry would book twice. A
 // JSON-RPC -32602 (the input schema requires the key) is such a refusal too; its shape is error.validation's.
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { STEP } from '../../capture/scenario-facts.ts';
 import { defineCheck, fail, pass, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { answerOf, at, recoveryOf, type Step } from '../scenario-view.ts';
 import { idempotencyStep, SUBJECT } from './_scenario.ts';
 

@@ -1,9 +1,9 @@
 // idempotency.replay — a create_media_buy repeated with the same idempotency_key and the same body (a
 // buyer retrying after a lost answer) returns the original booking: the same media_buy_id, no second buy.
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { STEP, successPayload } from '../../capture/scenario-facts.ts';
 import { defineCheck, fail, onCall, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { answerOf, at, type Step } from '../scenario-view.ts';
 import { payloadOrVerdict } from '../views.ts';
 import { idempotencyStep, SUBJECT } from './_scenario.ts';

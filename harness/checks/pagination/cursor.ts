@@ -2,7 +2,7 @@
 // `has_more` is true, visits every item of the unpaginated answer exactly once: no page larger than asked,
 // a cursor on every page that says has_more, none on the last, no item twice, none missing, and the walk
 // ends (`has_more: false`) within the pages an honest list needs.
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import {
   listItems,
   listTask,
@@ -14,7 +14,7 @@ import {
   type ListTask,
 } from '../../capture/scenario-facts.ts';
 import { defineCheck, fail, onCall, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { about, answerOf, at, notRun, scenarioRecord, scenarioSteps, type Step } from '../scenario-view.ts';
 import { payloadOrVerdict } from '../views.ts';
 

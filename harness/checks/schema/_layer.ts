@@ -3,9 +3,9 @@
 // an id, under MCP 2025-11-25 — the inner object of a legacy `{result:{…}}` wrapper (the MCP TypeScript
 // SDK before 2.4.0 wrapped; 2.4.0 unwraps). The gate's other two branches are not a layer: `schema`
 // (the call is outside the revisions the gate covers) and `missing` (no structuredContent object).
-import type { Exchange } from '../../capture/exchange.ts';
+import type { Exchange } from '../../record/exchange.ts';
 import { notApplicable, type CheckContext, type Verdict } from '../check.ts';
-import { isObject, own, preview, type JsonObject } from '../json.ts';
+import { isObject, own, preview, type JsonObject } from '../../json.ts';
 import { layerTarget, outputSchemaOf, successResult } from '../views.ts';
 
 export type Layer =

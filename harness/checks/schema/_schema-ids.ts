@@ -1,5 +1,5 @@
 // `$id`s inside a seller's outputSchema, and which of them a JSON Schema compiler rejects.
-import { describeType, MAX_DEPTH, own, token } from '../json.ts';
+import { describeType, MAX_DEPTH, own, token } from '../../json.ts';
 
 /** Every `$id` in a schema (explicit stack, depth and count bound) with its pointer. */
 export function idsIn(schema: unknown, base: string): Array<{ pointer: string; id: unknown }> {

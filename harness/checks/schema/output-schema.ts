@@ -2,7 +2,7 @@
 // every `$id` a URI a compiler accepts, and it compiles under its own dialect. The structural rules
 // need no compiler; the compile step needs the schema service.
 import { defineCheck, fail, notApplicable, pass, untested, type AgentVerdict } from '../check.ts';
-import { describeType, hasOwn, isObject, own, preview } from '../json.ts';
+import { describeType, hasOwn, isObject, own, preview } from '../../json.ts';
 import { listedTools } from '../transport/_listed-tools.ts';
 import { badSchemaId, idsIn } from './_schema-ids.ts';
 

@@ -1,7 +1,7 @@
 // The tool list as later checks read it: the listed tools, or the verdict that stands in for them when
 // there is no usable list. transport.initialize and transport.tools-list own those failures, so the
 // checks that need the list are `untested` (pointing at them), never passed and never failed twice.
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { untested, type AgentVerdict, type Verdict } from '../check.ts';
 
 /** The listed tools, or the verdict that stands in for them (initialize or tools/list failed). */

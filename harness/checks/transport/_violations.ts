@@ -1,6 +1,6 @@
 // The JSON-RPC rules a seller broke on the wire, as the capture recorded them (connect/call-tracker.ts),
 // split by the check that owns each kind. An old recording without the field cannot say: untested.
-import type { AgentCapture, ProtocolViolation, ProtocolViolationKind } from '../../capture/exchange.ts';
+import type { AgentCapture, ProtocolViolation, ProtocolViolationKind } from '../../record/exchange.ts';
 
 /** The recorded violations of these kinds, or null when the capture predates violation recording. */
 export function violationsOf(a: AgentCapture, kinds: readonly ProtocolViolationKind[]): ProtocolViolation[] | null {

@@ -3,7 +3,7 @@
 // sends it back in a header, so anything else is a header it must not forge). Only a session that started proves anything: when initialize failed (a 401,
 // a 404, a refused connection) and nothing recorded breaks the rule, the check is untested, not passed.
 import { defineCheck, fail, notApplicable, pass, untested } from '../check.ts';
-import { isObject, preview } from '../json.ts';
+import { isObject, preview } from '../../json.ts';
 import { escapeVisible } from '../../sanitize.ts';
 import { one } from './_listed-tools.ts';
 

@@ -2,7 +2,7 @@
 import { downReason } from '../../capture/down-reason.ts';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../connect/protocol-versions.ts';
 import { defineCheck, fail, pass } from '../check.ts';
-import { isObject, own, preview } from '../json.ts';
+import { isObject, own, preview } from '../../json.ts';
 
 export default defineCheck({
   id: 'transport.initialize',

@@ -2,7 +2,7 @@
 // Clean stdout is only evidence when a session ran: a command that never started (or never completed
 // the handshake) has said nothing either way, so that is untested, never a pass.
 import { defineCheck, fail, notApplicable, pass, untested } from '../check.ts';
-import { preview } from '../json.ts';
+import { preview } from '../../json.ts';
 import { one } from './_listed-tools.ts';
 
 export default defineCheck({

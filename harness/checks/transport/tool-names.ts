@@ -1,7 +1,7 @@
 // transport.tool-names — tool names keep to MCP's alphabet, so clients that route by name (or build
 // `server/tool` paths) can call them. AdCP's own `tasks/get` and `tasks/list` are excepted.
 import { defineCheck, fail, pass } from '../check.ts';
-import { own } from '../json.ts';
+import { own } from '../../json.ts';
 import { listedTools, one } from './_listed-tools.ts';
 import { describeViolations, violationsOf } from './_violations.ts';
 

@@ -1,7 +1,7 @@
 // transport.tools-list — `tools/list` answers, and every tool in it has a string name and an object
 // inputSchema of type `object` (what an MCP client needs to call the tool at all).
 import { defineCheck, fail, pass, untested } from '../check.ts';
-import { describeType, isObject, own, preview } from '../json.ts';
+import { describeType, isObject, own, preview } from '../../json.ts';
 import { one } from './_listed-tools.ts';
 import { describeViolations, violationsOf } from './_violations.ts';
 

@@ -1,10 +1,10 @@
 // Shared judging of the AdCP 3.1 version rules: whether they concern the seller (it declares a 3.1+
 // release in adcp.supported_versions), and what a step's answer says — served (at which release, when the
 // seller echoes it) or refused with VERSION_UNSUPPORTED (correctable, supported_versions in the error data).
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { declaredReleases, echoOf, parseRelease, releases31, type Resolution } from '../../capture/version-facts.ts';
 import { fail, notApplicable, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { isObject, own, preview } from '../json.ts';
+import { isObject, own, preview } from '../../json.ts';
 import { answerOf, at, codeOf, recoveryOf, type Step } from '../scenario-view.ts';
 
 /** The releases the seller declares when it declares a 3.1+ one; else the verdict saying why the rule does not apply. */

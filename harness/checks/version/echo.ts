@@ -4,11 +4,11 @@
 // them, and the version scenarios' calls), success or AdCP error; a VERSION_UNSUPPORTED refusal served no
 // release and is not judged, nor is a JSON-RPC error (no result to carry it). One verdict per tool: its
 // first finding, else pass.
-import type { AgentCapture, Exchange } from '../../capture/exchange.ts';
+import type { AgentCapture, Exchange } from '../../record/exchange.ts';
 import { echoOf, parseRelease, pinOf } from '../../capture/version-facts.ts';
 import { locatedAdcpError } from '../error/_adcp-error.ts';
 import { defineCheck, fail, notApplicable, pass, untested, type AgentVerdict, type Verdict } from '../check.ts';
-import { own, preview } from '../json.ts';
+import { own, preview } from '../../json.ts';
 import { viewResult } from '../views.ts';
 import { gate31 } from './_negotiation.ts';
 

@@ -3,7 +3,7 @@
 // scenario (harness/capture/version-scenario.ts): a declared release with the next major's integer, and the
 // next major's release with the declared integer — so a seller that reads only one of the two fields
 // serves one of them.
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { VERSION_SCENARIO, VERSION_STEP } from '../../capture/version-scenario.ts';
 import { defineCheck, untested, type AgentVerdict } from '../check.ts';
 import { about, notRun, scenarioSteps } from '../scenario-view.ts';

@@ -5,11 +5,11 @@
 // VERSION_UNSUPPORTED (correctable) carrying supported_versions. Which release served is read off the
 // seller's echo; a seller that echoes nothing is judged on served vs refused, and the subject says what
 // stayed unverified (version.echo owns the echo itself).
-import type { AgentCapture } from '../../capture/exchange.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
 import { resolvePin } from '../../capture/version-facts.ts';
 import { VERSION_SCENARIO, VERSION_STEP } from '../../capture/version-scenario.ts';
 import { defineCheck, untested, type AgentVerdict } from '../check.ts';
-import { own } from '../json.ts';
+import { own } from '../../json.ts';
 import { about, notRun, scenarioSteps } from '../scenario-view.ts';
 import { gate31, judgeResolution } from './_negotiation.ts';
 

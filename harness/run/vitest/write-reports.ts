@@ -5,13 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { appendFile, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { buildReportJson } from '../report/json.ts';
-import { decorateJunit, type JunitSuiteInfo } from '../report/junit.ts';
-import { renderSummaryMarkdown } from '../report/markdown.ts';
-import { renderHtmlReport } from '../report/html.ts';
-import { badgeFiles } from '../report/badge.ts';
-import type { RunReport } from '../report/model.ts';
-import { UsageError, type ReporterName } from './options.ts';
+import { buildReportJson } from '../../report/json.ts';
+import { decorateJunit, type JunitSuiteInfo } from '../../report/junit.ts';
+import { renderSummaryMarkdown } from '../../report/markdown.ts';
+import { renderHtmlReport } from '../../report/html.ts';
+import { badgeFiles } from '../../report/badge.ts';
+import type { RunReport } from '../../report/model.ts';
+import { UsageError, type ReporterName } from '../options.ts';
 
 export const JUNIT_FILE = 'junit.xml';
 

@@ -2,24 +2,17 @@
 // error text, adcp_error, exception message, stderr), and — where the answer shows a recognisable root
 // cause — one plain sentence naming it with the fix. Pure functions over a captured Exchange; every
 // string is bounded and redacted here, before any report sees it.
-import type { AgentCapture, Exchange } from '../capture/exchange.ts';
-import type { Evidence, ReportOutcome } from '../report/model.ts';
-import { sellerText } from '../sanitize.ts';
-import { extractSuccess } from '../extract/success.ts';
-import outputConformance from '../checks/schema/output-conformance.ts';
+import type { AgentCapture, Exchange } from '../../record/exchange.ts';
+import type { Evidence, ReportOutcome } from '../../report/model.ts';
+import { isObject, own } from '../../json.ts';
+import { sellerText } from '../../sanitize.ts';
+import { extractSuccess } from '../../extract/success.ts';
+import outputConformance from '../../checks/schema/output-conformance.ts';
 
 const REQUEST_CHARS = 600;
 const ANSWER_CHARS = 800;
 const STDERR_CHARS = 600;
 const DIAGNOSED_CHARS = 8192;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-function get(v: unknown, key: string): unknown {
-  return isObject(v) && Object.prototype.hasOwnProperty.call(v, key) ? v[key] : undefined;
-}
 
 /** Every text a seller put in its answer, in the order a reader looks at them. */
 export function answerTexts(x: Exchange): string[] {
@@ -32,26 +25,26 @@ export function answerTexts(x: Exchange): string[] {
   if (outcome.kind === 'jsonrpc-error') {
     const e = outcome.error;
     out.push(
-      `JSON-RPC error ${String(get(e, 'code'))}: ${typeof get(e, 'message') === 'string' ? String(get(e, 'message')) : JSON.stringify(get(e, 'message'))}`,
+      `JSON-RPC error ${String(own(e, 'code'))}: ${typeof own(e, 'message') === 'string' ? String(own(e, 'message')) : JSON.stringify(own(e, 'message'))}`,
     );
-    const data = get(e, 'data');
+    const data = own(e, 'data');
     if (data !== undefined) out.push(`data: ${safeJson(data)}`);
     return out;
   }
   const result = outcome.result;
   if (!isObject(result)) return [`result: ${safeJson(result)}`];
-  const structured = get(result, 'structuredContent');
-  const adcpError = get(structured, 'adcp_error');
+  const structured = own(result, 'structuredContent');
+  const adcpError = own(structured, 'adcp_error');
   if (adcpError !== undefined) out.push(`adcp_error: ${safeJson(adcpError)}`);
-  const content = get(result, 'content');
+  const content = own(result, 'content');
   const mirrored = structured === undefined ? undefined : safeJson(structured);
   if (Array.isArray(content)) {
     for (const item of content.slice(0, 3)) {
-      const text = get(item, 'text');
+      const text = own(item, 'text');
       if (typeof text === 'string' && text !== '' && !sameJson(text, mirrored)) out.push(text);
     }
   }
-  if (adcpError === undefined && structured !== undefined && get(result, 'isError') !== true)
+  if (adcpError === undefined && structured !== undefined && own(result, 'isError') !== true)
     out.unshift(`structuredContent: ${safeJson(structured)}`);
   return out;
 }
@@ -197,7 +190,7 @@ export function releaseFacts(capture: AgentCapture): string {
   const served = new Map<string, string>();
   for (const x of exchanges.slice(0, 500)) {
     if (x.outcome.kind !== 'result' || x.intent !== 'valid') continue;
-    const echoed = get(extractSuccess(x.outcome.result), 'adcp_version');
+    const echoed = own(extractSuccess(x.outcome.result), 'adcp_version');
     if (typeof echoed !== 'string' || served.has(echoed.slice(0, 40))) continue;
     served.set(echoed.slice(0, 40), String(x.tool).slice(0, 64));
     if (served.size >= 3) break;

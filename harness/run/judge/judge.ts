@@ -1,21 +1,22 @@
 // One agent's capture → the data its suite needs: sanitized facts and outcomes, baseline applied,
 // evidence attached. Everything a seller controls passes through sellerText() here, once, before any
 // report sees it.
-import type { AgentCapture } from '../capture/exchange.ts';
-import type { CheckContext, Outcome, SchemaError } from '../checks/check.ts';
-import { judgeAgent, layerCounts } from '../checks/engine.ts';
-import initializeCheck from '../checks/transport/initialize.ts';
-import staleCheck from '../checks/baseline/stale.ts';
-import { listedNames, matchingEntry, unexposedTool } from '../checks/baseline/_match.ts';
-import { pointerOf } from '../config/errors.ts';
-import type { SchemaSource } from '../schemas/index.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
+import type { CheckContext, Outcome, SchemaError } from '../../checks/check.ts';
+import { judgeAgent, layerCounts } from '../../checks/engine.ts';
+import initializeCheck from '../../checks/transport/initialize.ts';
+import staleCheck from '../../checks/baseline/stale.ts';
+import { listedNames, matchingEntry, unexposedTool } from '../../checks/baseline/_match.ts';
+import { pointerOf } from '../../config/errors.ts';
+import { own } from '../../json.ts';
+import type { SchemaSource } from '../../schemas/index.ts';
 import { judgeInSandbox, type JudgeBudget } from './judge-sandbox.ts';
-import { storyboardReportOutcomes, type AgentStoryboards } from './storyboards.ts';
-import { coverByBaseline, type AgentFacts, type ReportOutcome } from '../report/model.ts';
-import { MAX_TEXT, optionalText, sellerText } from '../sanitize.ts';
+import { storyboardReportOutcomes, type AgentStoryboards } from '../storyboards.ts';
+import { coverByBaseline, type AgentFacts, type ReportOutcome } from '../../report/model.ts';
+import { MAX_TEXT, optionalText, sellerText } from '../../sanitize.ts';
 import { attachEvidence, releaseFacts } from './evidence.ts';
-import { downReason } from '../capture/down-reason.ts';
-import type { AgentSuiteData } from './suite-data.ts';
+import { downReason } from '../../capture/down-reason.ts';
+import type { AgentSuiteData } from '../vitest/index.ts';
 
 export interface JudgeOptions {
   index: number;
@@ -33,7 +34,7 @@ export interface JudgeOptions {
   strict: boolean;
   /** Wall time of the agent's session so far, in ms. */
   durationMs?: number;
-  /** Time and memory budget of judging this agent (default: harness/run/judge-sandbox.ts). */
+  /** Time and memory budget of judging this agent (default: harness/run/judge/judge-sandbox.ts). */
   judgeBudget?: Partial<JudgeBudget>;
   /** The run's Ctrl-C: stops judging at once. */
   signal?: AbortSignal;
@@ -92,7 +93,7 @@ export async function judgeCapture(capture: AgentCapture, opts: JudgeOptions): P
     index: opts.index,
     transport: capture.agent.transport,
     protocolVersion: init.ok ? optionalText(init.protocolVersion, secrets) : null,
-    server: { name: optionalText(field(serverInfo, 'name'), secrets), version: optionalText(field(serverInfo, 'version'), secrets) },
+    server: { name: optionalText(own(serverInfo, 'name'), secrets), version: optionalText(own(serverInfo, 'version'), secrets) },
     adcpVersion: adcpVersion ? sellerText(adcpVersion.version, secrets, 100) : null,
     adcpVersionReason: adcpVersion ? sellerText(`${adcpVersion.reason} · ${releaseFacts(capture)}`, secrets, 900) : null,
     layers: layerCounts(capture),
@@ -272,10 +273,4 @@ function unexposedToolErrors(
 export function baselineReason(expect: Readonly<Record<string, string>> | undefined, check: string, tool: string): string | undefined {
   const key = matchingEntry(expect, check, tool);
   return key === undefined ? undefined : expect?.[key];
-}
-
-function field(obj: unknown, key: string): unknown {
-  return obj !== null && typeof obj === 'object' && Object.prototype.hasOwnProperty.call(obj, key)
-    ? (obj as Record<string, unknown>)[key]
-    : undefined;
 }

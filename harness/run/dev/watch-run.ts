@@ -3,12 +3,12 @@
 // on disk are rewritten every time). A usage or config error in a re-run (a config edited mid-way) is
 // shown and waited out, not the end of the loop.
 import { resolve } from 'node:path';
-import { ConfigError } from '../config/index.ts';
-import { loadConfig } from '../config/index.ts';
-import type { AgentConfig } from '../config/types.ts';
-import { detailOf, runVerdict, type RunReport } from '../report/model.ts';
+import { ConfigError } from '../../config/index.ts';
+import { loadConfig } from '../../config/index.ts';
+import type { AgentConfig } from '../../config/types.ts';
+import { detailOf, runVerdict, type RunReport } from '../../report/model.ts';
 import { adhocAgent } from './adhoc.ts';
-import { UsageError, type RunOptions } from './options.ts';
+import { UsageError, type RunOptions } from '../options.ts';
 import { watchLoop, watchSetup, type RunSnapshot } from './watch.ts';
 
 export async function watchRun(opts: RunOptions, signal: AbortSignal): Promise<number> {
@@ -17,7 +17,7 @@ export async function watchRun(opts: RunOptions, signal: AbortSignal): Promise<n
     ...(opts.record !== undefined ? [opts.record] : []),
     ...(opts.writeBaseline !== undefined ? [opts.writeBaseline] : []),
   ]);
-  const { liveRun } = await import('./pipeline.ts');
+  const { liveRun } = await import('../pipeline.ts');
   const quiet = new Set([...opts.reporters].filter((r) => r !== 'summary'));
   return watchLoop({
     setup,

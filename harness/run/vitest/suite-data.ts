@@ -1,7 +1,7 @@
 // What the CLI hands to the vitest suite for one agent (a JSON file per agent, its directory passed
 // through vitest's `provide`), and what the suite hands back to reporters through task meta.
-import type { AgentFacts, ReportOutcome } from '../report/model.ts';
-import type { CaseStatus, TestCase } from '../report/test-cases.ts';
+import type { AgentFacts, ReportOutcome } from '../../report/model.ts';
+import type { CaseStatus, TestCase } from '../../report/test-cases.ts';
 
 export interface AgentSuiteData {
   facts: AgentFacts;
@@ -81,4 +81,4 @@ declare module '@vitest/runner' {
 
 // One test case per (check, tool), aggregating its outcomes: see harness/report/test-cases.ts (why, and how
 // a case's status is decided). The suite and the reporters both name and judge cases with it.
-export { caseName, testCases, type TestCase } from '../report/test-cases.ts';
+export { caseName, testCases, type TestCase } from '../../report/test-cases.ts';

@@ -14,7 +14,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from './options.ts';
+import { UsageError } from '../options.ts';
 import { ABANDONED_FILE, type SuiteFile } from './suite-data.ts';
 
 // From source the suites are TypeScript; in the compiled build (dist/) they are plain JavaScript importing
@@ -24,7 +24,7 @@ export const SUITE_SUFFIX = `.adcp.test${EXT}`;
 /** Prefix of every work directory (mkdtemp appends six random characters). */
 export const WORK_PREFIX = 'adcp-conformance-work-';
 /** The agent suite module the generated suite files import (suites/agent-suite.ts, or its compiled .js). */
-export const AGENT_SUITE = resolve(fileURLToPath(import.meta.url), `../../../suites/agent-suite${EXT}`);
+export const AGENT_SUITE = resolve(fileURLToPath(import.meta.url), `../../../../suites/agent-suite${EXT}`);
 
 export interface WorkOptions {
   /** --keep-work: leave the directory in place (and say where) for debugging. */

@@ -1,5 +1,6 @@
-// The raw record of what a seller sent. Every later stage (extract, checks, schemas, report) reads
-// these records and nothing else, so a recording replays to exactly the outcomes of the live run.
+// The raw record of what a seller sent: a ground-floor module (it imports nothing of ours) that connect/,
+// capture/, extract/, checks/, schemas/ and report/ all import. Every later stage reads these records and
+// nothing else, so a recording replays to exactly the outcomes of the live run.
 // Seller-controlled values are kept as parsed JSON (`unknown`), never spread into our own objects.
 
 export type Transport = 'http' | 'stdio';

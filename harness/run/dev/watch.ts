@@ -8,9 +8,9 @@ import { watch as watchDir, type FSWatcher } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import { escapeVisible } from '../sanitize.ts';
-import type { AgentConfig } from '../config/types.ts';
-import { UsageError } from './options.ts';
+import { escapeVisible } from '../../sanitize.ts';
+import type { AgentConfig } from '../../config/types.ts';
+import { UsageError } from '../options.ts';
 
 /** Quiet time after the last file event before a re-run starts (editors write in bursts). */
 export const DEBOUNCE_MS = 150;

@@ -6,12 +6,12 @@
 // the sandbox's idle pool, and the real judging takes it. Its result is thrown away; it never judges a
 // seller. A wrong guess of the AdCP version (the config's, else the source's default) costs CPU that was
 // idle anyway, never a verdict. Never throws.
-import type { AgentCapture, Exchange } from '../capture/exchange.ts';
-import { agentFacts } from '../capture/agent-facts.ts';
-import { defaultProbes } from '../capture/probes.ts';
-import { ADCP_TASKS } from '../checks/adcp-tasks.ts';
-import type { AgentConfig } from '../config/types.ts';
-import type { SchemaSource } from '../schemas/source.ts';
+import type { AgentCapture, Exchange } from '../../record/exchange.ts';
+import { agentFacts } from '../../capture/agent-facts.ts';
+import { defaultProbes } from '../../capture/probes.ts';
+import { ADCP_TASKS } from '../../adcp-tasks.ts';
+import type { AgentConfig } from '../../config/types.ts';
+import type { SchemaSource } from '../../schemas/source.ts';
 import { judgeInSandbox } from './judge-sandbox.ts';
 
 /** A capture that called `tools` and got no answer: enough for the worker to prepare their schemas. */

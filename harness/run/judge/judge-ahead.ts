@@ -3,8 +3,8 @@
 // one at a time, in the order the sessions end (the sandbox reuses one warm worker for all of them); the
 // run then takes each agent's result in its own order. A result taken before it was started ahead is
 // judged then, in the same queue. Judging never throws (judgeCaptureIsolated), so neither does this.
-import type { AgentCapture } from '../capture/exchange.ts';
-import type { AgentSuiteData } from './suite-data.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
+import type { AgentSuiteData } from '../vitest/index.ts';
 
 export class JudgeAhead {
   private queue: Promise<unknown>;

@@ -5,27 +5,15 @@
 // sync_creatives, anything not known to be read-only) and the steps of business-rule scenarios are never
 // repeated. Replays never re-verify (there is no seller to ask).
 import pLimit from 'p-limit';
-import { captureAgent } from '../capture/capture-agent.ts';
-import type { AgentCapture, Exchange } from '../capture/exchange.ts';
-import type { AgentConfig, Probe } from '../config/types.ts';
-import { failsRun } from '../report/model.ts';
-import type { SchemaSource } from '../schemas/index.ts';
+import { READ_ONLY_TASKS } from '../../adcp-tasks.ts';
+import { captureAgent } from '../../capture/capture-agent.ts';
+import type { AgentCapture, Exchange } from '../../record/exchange.ts';
+import type { AgentConfig, Probe } from '../../config/types.ts';
+import { failsRun } from '../../report/model.ts';
+import type { SchemaSource } from '../../schemas/index.ts';
 import { judgeCapture } from './judge.ts';
-import type { Progress } from './progress.ts';
-import type { AgentSuiteData } from './suite-data.ts';
-
-/** AdCP tasks that only read. Every other tool may change the seller's state and is never called twice. */
-export const READ_ONLY_TASKS: ReadonlySet<string> = new Set([
-  'get_adcp_capabilities',
-  'get_products',
-  'list_creative_formats',
-  'list_creatives',
-  'get_media_buys',
-  'get_media_buy_delivery',
-  'get_signals',
-  'list_authorized_properties',
-  'get_creative_delivery',
-]);
+import type { Progress } from '../progress.ts';
+import type { AgentSuiteData } from '../vitest/index.ts';
 
 /** Extra time past `agentMs` before the harness aborts a re-verification session itself. */
 const GRACE_MS = 10_000;

@@ -2,26 +2,25 @@
 // the probed call, judging by the whole catalog, and the text shown for that call: request, raw answer,
 // extracted payload, and every check's verdict on it with the fix hint. Judged exactly as `run` judges
 // (judgeCapture); only the probed call's outcomes are shown and decide the exit code.
-import type { AgentCapture, Exchange } from '../capture/exchange.ts';
-import { captureAgent } from '../capture/capture-agent.ts';
-import { defaultProbes, INVALID_PROBE } from '../capture/probes.ts';
-import type { AgentConfig, Probe } from '../config/types.ts';
-import { extractError } from '../extract/error.ts';
-import { locateSuccess } from '../extract/success.ts';
-import { agentVerdict, countOutcomes, verdictText, type AgentReport, type ReportOutcome } from '../report/model.ts';
-import { paintFor, type Paint } from '../report/terminal.ts';
-import type { SchemaSource } from '../schemas/index.ts';
-import { escapeVisible, sellerText, truncate } from '../sanitize.ts';
-import { HARNESS_VERSION } from '../version.ts';
-import { NOT_A_TOOL_RESULT, SUCCESS_RULES_NOT_APPLICABLE } from '../checks/views.ts';
-import { nearest } from './nearest.ts';
-import { judgeCapture } from './judge.ts';
-import { waitingLine } from './progress.ts';
+import type { AgentCapture, Exchange } from '../../record/exchange.ts';
+import { captureAgent } from '../../capture/capture-agent.ts';
+import { defaultProbes, INVALID_PROBE } from '../../capture/probes.ts';
+import type { AgentConfig, Probe } from '../../config/types.ts';
+import { extractError } from '../../extract/error.ts';
+import { locateSuccess } from '../../extract/success.ts';
+import { agentVerdict, countOutcomes, verdictText, type AgentReport, type ReportOutcome } from '../../report/model.ts';
+import { paintFor, type Paint } from '../../report/terminal.ts';
+import type { SchemaSource } from '../../schemas/index.ts';
+import { escapeVisible, sellerText, truncate } from '../../sanitize.ts';
+import { HARNESS_VERSION } from '../../version.ts';
+import { NOT_A_TOOL_RESULT, SUCCESS_RULES_NOT_APPLICABLE } from '../../checks/views.ts';
+import { nearest } from '../nearest.ts';
+import { waitingLine } from '../progress.ts';
 import type { RunSnapshot } from './watch.ts';
-import { warmJudge } from './warm-schemas.ts';
-import { wireLogger } from './wire-log.ts';
-import initializeCheck from '../checks/transport/initialize.ts';
-import toolsListCheck from '../checks/transport/tools-list.ts';
+import { judgeCapture, warmJudge } from '../judge/index.ts';
+import { wireLogger } from '../wire-log.ts';
+import initializeCheck from '../../checks/transport/initialize.ts';
+import toolsListCheck from '../../checks/transport/tools-list.ts';
 
 const CAPABILITIES = 'get_adcp_capabilities';
 

@@ -1,5 +1,6 @@
-// Reading seller JSON safely inside checks. Seller values are `unknown`: own properties only (a parsed
-// `"__proto__"` key is an own data property and is read as data), no spreading, bounded walks.
+// Reading seller JSON safely, for every stage (a ground-floor module: it imports nothing of ours). Seller
+// values are `unknown`: own properties only (a parsed `"__proto__"` key is an own data property and is
+// read as data, never as the prototype), no spreading, no copying seller objects into ours, bounded walks.
 
 export type JsonObject = Record<string, unknown>;
 
@@ -18,7 +19,7 @@ export function own(v: unknown, key: string): unknown {
   return Object.getOwnPropertyDescriptor(v, key)?.value;
 }
 
-/** One RFC 6901 reference token. */
+/** Escape one JSON-pointer reference token (RFC 6901). */
 export function token(key: string | number): string {
   return String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 }

@@ -8,10 +8,10 @@
 // (parsed in dev-options.ts; turned into an agent here, once the command line is known to be usable).
 import { statSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
-import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUTS } from '../config/defaults.ts';
-import type { AgentConfig, Timeouts } from '../config/types.ts';
+import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUTS } from '../../config/defaults.ts';
+import type { AgentConfig, Timeouts } from '../../config/types.ts';
 import type { AdhocValues } from './dev-options.ts';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../usage-error.ts';
 
 /** The agent the ad-hoc options describe, or undefined when there is none. Throws UsageError. */
 export function adhocAgent(values: AdhocValues, cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): AgentConfig {

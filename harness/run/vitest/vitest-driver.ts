@@ -4,11 +4,11 @@ import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { BaseSequencer, createVitest, type Reporter, type TestSpecification, type Vitest } from 'vitest/node';
-import type { ReporterName } from './options.ts';
-import { OutcomeCollector } from './collector.ts';
+import type { ReporterName } from '../options.ts';
+import { OutcomeCollector } from '../collector.ts';
 import { DATA_DIR_KEY } from './suite-data.ts';
-import type { TestCase } from '../report/test-cases.ts';
-import type { ReportOutcome } from '../report/model.ts';
+import type { TestCase } from '../../report/test-cases.ts';
+import type { ReportOutcome } from '../../report/model.ts';
 import { keyOfSuiteFile, SUITE_SUFFIX } from './workspace.ts';
 import { JUNIT_FILE } from './write-reports.ts';
 import { BufferedJUnitReporter } from './junit-reporter.ts';

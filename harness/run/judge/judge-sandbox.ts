@@ -11,11 +11,11 @@
 import { Worker } from 'node:worker_threads';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { toJsonText } from '../capture/json-text.ts';
-import type { AgentCapture } from '../capture/exchange.ts';
-import type { Outcome } from '../checks/check.ts';
-import type { SchemaSource, SchemaSourceSpec } from '../schemas/source.ts';
-import { describeSchemaStep } from '../schemas/schema-step.ts';
+import { toJsonText } from '../../capture/json-text.ts';
+import type { AgentCapture } from '../../record/exchange.ts';
+import type { Outcome } from '../../checks/check.ts';
+import type { SchemaSource, SchemaSourceSpec } from '../../schemas/source.ts';
+import { describeSchemaStep } from '../../schemas/schema-step.ts';
 import type { Blocked, JudgeJob, WorkerMessage } from './judge-worker.ts';
 import { PROGRESS_BYTES, readRunning, type Running } from './judge-progress.ts';
 
@@ -142,7 +142,7 @@ export async function closeJudgeSandboxes(): Promise<void> {
 async function selectedIds(select: SandboxOptions['select']): Promise<string[] | null> {
   if (select === undefined) return null;
   if (typeof select !== 'function') return [...select];
-  const { catalog } = await import('../checks/catalog.ts');
+  const { catalog } = await import('../../checks/catalog.ts');
   return catalog.map((c) => c.id).filter((id) => select(id));
 }
 

@@ -5,11 +5,11 @@
 // validation (so a deadline can name what was running), then `done` or `failed`.
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import type { AgentCapture, Exchange } from '../capture/exchange.ts';
-import { catalog } from '../checks/catalog.ts';
-import { untested, type AgentCheck, type Check, type CheckContext, type ExchangeCheck, type Outcome } from '../checks/check.ts';
-import { judgeAgent, toolName } from '../checks/engine.ts';
-import { createSchemaService, schemaSourceFromSpec, type SchemaSourceSpec } from '../schemas/index.ts';
+import type { AgentCapture, Exchange } from '../../record/exchange.ts';
+import { catalog } from '../../checks/catalog.ts';
+import { untested, type AgentCheck, type Check, type CheckContext, type ExchangeCheck, type Outcome } from '../../checks/check.ts';
+import { judgeAgent, toolName } from '../../checks/engine.ts';
+import { createSchemaService, schemaSourceFromSpec, type SchemaSourceSpec } from '../../schemas/index.ts';
 import { progressWriter, type ProgressWriter } from './judge-progress.ts';
 
 export interface JudgeJob {

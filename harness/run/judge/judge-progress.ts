@@ -7,7 +7,7 @@
 // Layout: Int32 [0] a sequence number (odd while the worker writes), [1] length of the check step,
 // [2] length of the schema step; then the check step's bytes, then the schema step's bytes (UTF-8, each
 // cut at its region's size: a seller's tool name is bounded here like everywhere else).
-import type { SchemaStep } from '../schemas/schema-step.ts';
+import type { SchemaStep } from '../../schemas/schema-step.ts';
 
 const SEQ = 0;
 const CHECK_LEN = 1;

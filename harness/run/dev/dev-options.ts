@@ -3,7 +3,7 @@
 // into an agent by adhoc.ts, with its --timeout / --connect-timeout / --agent-timeout, --env and --cwd),
 // --watch [PATH] and --verbose.
 import { existsSync } from 'node:fs';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../usage-error.ts';
 
 /** parseArgs option specs (spread into a command's own). */
 export const DEV_OPTIONS = {

@@ -1,0 +1,109 @@
+// The one table of AdCP task facts: every list derives from it, in the orders the probes and scenarios
+// always used (a reordering would change which call a scenario builds on), and no module under harness/
+// keeps a list of its own.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import {
+  ADCP_TASKS,
+  CREDENTIAL_PROBE_TASKS,
+  DISCOVERY_TASKS,
+  LIST_SHAPES,
+  PINNED_TASKS,
+  PROBE_TASKS,
+  PROTECTED_TASKS,
+  READ_ONLY_TASKS,
+  requiredTasksOf,
+} from '../../harness/adcp-tasks.ts';
+import { defaultProbes } from '../../harness/capture/probes.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+function* tsFiles(dir: string): Generator<string> {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) yield* tsFiles(p);
+    else if (e.name.endsWith('.ts')) yield p;
+  }
+}
+
+describe('the AdCP task table', () => {
+  test('derives each list in its preference order', () => {
+    expect(PROBE_TASKS).toEqual([
+      'get_adcp_capabilities',
+      'get_products',
+      'list_creative_formats',
+      'list_creatives',
+      'get_media_buys',
+      'get_media_buy_delivery',
+      'get_signals',
+    ]);
+    expect(PINNED_TASKS).toEqual([
+      'get_products',
+      'list_creative_formats',
+      'get_signals',
+      'list_creatives',
+      'get_media_buys',
+      'get_media_buy_delivery',
+    ]);
+    expect(PROTECTED_TASKS).toEqual(['list_creatives', 'get_media_buys', 'get_media_buy_delivery', 'get_signals']);
+    expect(DISCOVERY_TASKS).toEqual(['get_adcp_capabilities', 'list_creative_formats', 'get_products']);
+    expect(CREDENTIAL_PROBE_TASKS).toEqual([
+      'get_adcp_capabilities',
+      'list_creative_formats',
+      'get_products',
+      'list_creatives',
+      'get_media_buys',
+      'get_signals',
+    ]);
+    expect(LIST_SHAPES.map((l) => `${l.tool}.${l.items}[].${l.id}`)).toEqual([
+      'get_products.products[].product_id',
+      'list_creative_formats.formats[].format_id',
+      'list_creatives.creatives[].creative_id',
+      'get_signals.signals[].signal_agent_segment_id',
+      'get_media_buys.media_buys[].media_buy_id',
+    ]);
+    expect([...READ_ONLY_TASKS].sort()).toEqual([...PROBE_TASKS, 'list_authorized_properties', 'get_creative_delivery'].sort());
+    expect(ADCP_TASKS.size).toBe(70);
+  });
+
+  test('gives each protocol its required tasks in the page order, reads apart from writes', () => {
+    const row = (p: string) => requiredTasksOf(p).map((t) => (t.mutating ? `${t.name}*` : t.name));
+    expect(row('media_buy')).toEqual([
+      'get_products',
+      'list_creative_formats',
+      'create_media_buy*',
+      'update_media_buy*',
+      'get_media_buys',
+      'get_media_buy_delivery',
+      'provide_performance_feedback*',
+    ]);
+    expect(row('creative')).toEqual(['list_creative_formats']);
+    expect(row('signals')).toEqual(['get_signals', 'activate_signal*']);
+    expect(row('brand')).toEqual(['get_brand_identity']);
+    expect(row('sponsored_intelligence')).toEqual(['si_initiate_session*', 'si_send_message*', 'si_terminate_session*']);
+  });
+
+  test('a read-only task is never mutating, and every listed fact names a task with a response schema', () => {
+    for (const t of READ_ONLY_TASKS) expect(requiredTasksOf('media_buy').find((r) => r.name === t)?.mutating ?? false).toBe(false);
+    for (const t of [...PROBE_TASKS, ...PINNED_TASKS, ...PROTECTED_TASKS, ...DISCOVERY_TASKS]) expect(ADCP_TASKS.has(t)).toBe(true);
+  });
+
+  test('the default probes call the read tasks in table order, with their valid arguments', () => {
+    const tools = [...PROBE_TASKS].reverse().map((name) => ({ name }));
+    const probes = defaultProbes(tools, { name: 'a', transport: 'stdio', command: 'x' } as never);
+    expect(probes.filter((p) => p.intent === 'valid').map((p) => p.tool)).toEqual(PROBE_TASKS);
+    expect(probes.find((p) => p.tool === 'get_products' && p.intent === 'valid')?.arguments).toMatchObject({ buying_mode: 'brief' });
+    expect(probes.find((p) => p.tool === 'get_signals')?.arguments).toHaveProperty('signal_spec');
+  });
+
+  test('no module under harness/ keeps a second list of AdCP task names', () => {
+    const names = [...ADCP_TASKS].join('|');
+    // An array literal naming two or more AdCP tasks (across lines too).
+    const list = new RegExp(`\\[[^\\[\\]]*'(?:${names})'[^\\[\\]]*'(?:${names})'[^\\[\\]]*\\]`);
+    const offenders = [...tsFiles(join(ROOT, 'harness'))]
+      .map((f) => relative(ROOT, f))
+      .filter((f) => f !== join('harness', 'adcp-tasks.ts') && list.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+});
