@@ -1,5 +1,5 @@
 // adcp-conformance: the command-line entry. Each sub-command lives in harness/commands/<name>.ts
-// and exports `main(argv): Promise<number>` returning the process exit code (DESIGN.md: 0/1/2/3).
+// and exports `main(argv): Promise<number>` returning the process exit code (0/1/2/3: docs/run.md#exit-codes).
 import { didYouMean, usageErrorText } from './run/usage-error.ts';
 import { stripUnsafeKeepingLines } from './sanitize.ts';
 
@@ -65,7 +65,7 @@ function unknownCommand(name: string): number {
   return 2;
 }
 
-/** An internal error is exit 3 (DESIGN.md), never Node's default 1, which would read as a conformance failure. */
+/** An internal error is exit 3 (docs/run.md#exit-codes), never Node's default 1, which would read as a conformance failure. */
 function internalError(err: unknown): void {
   const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
   // The message may quote a seller: no terminal escape sequences reach the terminal.

@@ -124,7 +124,7 @@ export interface PayloadView {
 }
 
 /**
- * The AdCP payload of a success, exactly as a conformant client extracts it (RULES.md §1). A legacy
+ * The AdCP payload of a success, exactly as a conformant client extracts it (the AdCP MCP response-extraction page). A legacy
  * `{result:{…}}` wrapper is NOT unwrapped here: an AdCP client reads the wrapper as the payload, so the
  * AdCP rules (status, context echo, response schema) judge what the client sees; only the outputSchema
  * layer (schema.output-conformance) validates the inner object, as seed 004 says.

@@ -1,4 +1,4 @@
-// Error extraction — AdCP "Transport error mapping" (RULES.md §1), MCP binding.
+// Error extraction — AdCP "Transport error mapping", MCP binding.
 //
 // Detection order (the spec's "Client Detection Order", MCP rows):
 //   1. result.structuredContent.adcp_error   — only when isError is truthy
@@ -14,7 +14,7 @@
 // Choices the spec leaves open, decided here (documented in vectors/error-extraction.json):
 // - payload errors[0] is read only on isError results: AdCP 3.1 success payloads may carry advisory
 //   errors[], and a success is never an error.
-// - the 4096 limit is UTF-8 bytes of JSON.stringify (RULES.md); the spec's sample counts UTF-16 units.
+// - the 4096 limit is UTF-8 bytes of JSON.stringify (the check catalog, error.size); the spec's sample counts UTF-16 units.
 // - `recovery: null` counts as absent (code table); any other non-enum value is unknown → terminal.
 // - unknown code without recovery → terminal (official vectors v1 and 3.0/3.1 page; the 3.2 draft of
 //   the page moves this to a bounded `transient`).

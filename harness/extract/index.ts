@@ -1,4 +1,4 @@
-// The normative client algorithms of RULES.md §1, as small pure functions.
+// The normative client algorithms of AdCP (docs/architecture.md, step 4), as small pure functions.
 export * from './success.ts';
 export * from './error.ts';
 export * from './layer.ts';

@@ -1,6 +1,6 @@
-// Success extraction — AdCP "MCP response extraction" (seed 000, RULES.md §1), exactly as the spec's
+// Success extraction — AdCP "MCP response extraction" (the AdCP MCP response-extraction page), exactly as the spec's
 // sample code decides, including its size rule: the 1 MB limit is checked BEFORE JSON.parse and is
-// measured as the sample measures it (`text.length`, UTF-16 code units). RULES.md asks to measure in
+// measured as the sample measures it (`text.length`, UTF-16 code units). The check catalog asks to measure in
 // UTF-8 bytes as well and report where the two disagree: `textSize` gives both numbers for reports; the
 // decision itself stays the spec's, so the harness reads a response the way a conformant client does.
 //

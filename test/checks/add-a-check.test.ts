@@ -12,7 +12,19 @@ const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'add-a-check');
 // The matrix reads the test files that prove checks no fault can trip (`provenBy`): the whole test tree comes along.
-const COPIED = ['bin', 'harness', 'sellers', 'suites', 'config', 'package.json', 'tsconfig.json', 'vitest.config.ts', 'test'];
+const COPIED = [
+  'bin',
+  'harness',
+  'sellers',
+  'suites',
+  'config',
+  'scripts',
+  'docs',
+  'package.json',
+  'tsconfig.json',
+  'vitest.config.ts',
+  'test',
+];
 
 let copy: string;
 
@@ -36,6 +48,14 @@ const cli = (...args: string[]) =>
   });
 
 describe('a new check and its fault, one file each', () => {
+  test('one command regenerates the catalog page: `npm run catalog` adds its row, and the page is current again', async () => {
+    const catalog = (...args: string[]) => run(process.execPath, [join(copy, 'scripts', 'catalog.mjs'), ...args], { cwd: copy });
+    await expect(catalog('--check')).rejects.toMatchObject({ code: 1 }); // stale: the new check is not on the page
+    await catalog();
+    expect(await readFile(join(copy, 'docs', 'checks.md'), 'utf8')).toContain('envelope.made-up-marker');
+    await catalog('--check');
+  }, 120_000);
+
   test('`checks --json` lists it, with the fault that proves it', async () => {
     const { stdout } = await cli('checks', '--json');
     const rows = JSON.parse(stdout) as Array<{ id: string; severity: string; faults: string[] }>;
