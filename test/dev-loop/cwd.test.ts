@@ -14,6 +14,7 @@ import { UsageError } from '../../harness/run/usage-error.ts';
 import { watchSetup } from '../../harness/run/dev/watch.ts';
 import { SELLER_ENTRY } from '../../sellers/launch.ts';
 import { ROOT, runCli, tempDirs } from '../run/cli.helpers.ts';
+import { watchingChild } from './watching.helpers.ts';
 
 const tmp = tempDirs();
 
@@ -117,28 +118,13 @@ describe('the CLI, run as an npm script of its own package', () => {
       { cwd: ROOT, env: { ...process.env, CI: '1', NO_COLOR: '1', ...npmEnv } },
     );
     children.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const line = async (pattern: RegExp): Promise<string> => {
-      const deadline = Date.now() + 90_000;
-      for (;;) {
-        const hit = stdout.split('\n').find((l) => pattern.test(l));
-        if (hit) return hit;
-        if (Date.now() > deadline || child.exitCode !== null)
-          throw new Error(`no line ${pattern}\nstdout:\n${stdout}\nstderr:\n${stderr.slice(-3000)}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
+    const { line, stop } = watchingChild(child);
     // Paths are shown relative to the user's folder: the CLI runs there.
     expect(await line(/^watching /)).toBe('watching seller; Ctrl-C to stop');
     expect(await line(/#1 \(start\): /)).toMatch(/: conformant · /);
     await writeFile(join(user, 'seller', 'tools.js'), 'export const changed = true;\n');
     expect(await line(/#2 \(/)).toMatch(/#2 \(tools\.js changed\): conformant · /);
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await stop()).toBe(0);
   }, 180_000);
 
   test('without npm, the same command line run in the package root means the package root: a usage error, told at once', async () => {

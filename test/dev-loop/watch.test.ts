@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { SELLER_ENTRY, startHttpSeller } from '../../sellers/launch.ts';
 import { ROOT, tempDirs } from '../run/cli.helpers.ts';
+import { watchingChild } from './watching.helpers.ts';
 
 const tmp = tempDirs();
 const children = new Set<ChildProcess>();
@@ -15,38 +16,15 @@ afterEach(() => {
   children.clear();
 });
 
-/** A long-running CLI: its output so far, a wait for a line, and a stop that waits for its exit code. */
+/** A long-running CLI of this checkout, run in the package root. */
 function watching(args: string[]) {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'adcp-conformance.js'), ...args], {
     cwd: ROOT,
     env: { ...process.env, CI: '1', NO_COLOR: '1' },
   });
   children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  return {
-    output: () => stdout,
-    async line(pattern: RegExp, ms = 90_000): Promise<string> {
-      const deadline = Date.now() + ms;
-      for (;;) {
-        const hit = stdout.split('\n').find((l) => pattern.test(l));
-        if (hit) return hit;
-        if (Date.now() > deadline || child.exitCode !== null)
-          throw new Error(`no line ${pattern} within ${ms} ms\nstdout:\n${stdout}\nstderr:\n${stderr.slice(-3000)}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    },
-    async stop(): Promise<number | null> {
-      child.kill('SIGTERM');
-      const code = await Promise.race([exited, new Promise<'stuck'>((r) => setTimeout(() => r('stuck'), 30_000))]);
-      if (code === 'stuck') throw new Error('the watching CLI did not exit on SIGTERM within 30 s');
-      children.delete(child);
-      return code;
-    },
-  };
+  const w = watchingChild(child);
+  return { ...w, stop: () => w.stop().finally(() => children.delete(child)) };
 }
 
 describe('--watch', () => {

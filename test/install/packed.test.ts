@@ -11,6 +11,7 @@ import { appendFile, cp, mkdir, readdir, readFile, symlink, writeFile } from 'no
 import { delimiter, dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT, tempDirs } from '../run/cli.helpers.ts';
+import { watchingChild } from '../dev-loop/watching.helpers.ts';
 
 const tmp = tempDirs();
 
@@ -165,30 +166,15 @@ describe('the packed harness', () => {
         env: cleanEnv({ ADCP_CONFORMANCE_DEBUG_BUILD: '1' }),
       });
       children.add(child);
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-      const line = async (pattern: RegExp): Promise<string> => {
-        const deadline = Date.now() + 120_000;
-        for (;;) {
-          const hit = stdout.split('\n').find((l) => pattern.test(l));
-          if (hit) return hit;
-          if (Date.now() > deadline || child.exitCode !== null)
-            throw new Error(`no line ${pattern}\nstdout:\n${stdout}\nstderr:\n${stderr.slice(-3000)}`);
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      };
+      const { line, stop, output, errors } = watchingChild(child, 120_000);
       expect(await line(/^watching /)).toBe(`watching ${seller}; Ctrl-C to stop`);
       expect(await line(/#1 \(start\): /)).toMatch(/#1 \(start\): conformant · /);
       await appendFile(join(seller, 'server.js'), '// edited\n');
       expect(await line(/#2 \(/)).toMatch(/#2 \(server\.js changed\): conformant · /);
-      expect(stderr).toContain('adcp-conformance: running dist/');
+      expect(errors()).toContain('adcp-conformance: running dist/');
       expect(existsSync(join(seller, 'reports', 'report.json'))).toBe(true);
-      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-      expect(stdout).not.toMatch(/#3 /); // its own report writes are not changes
+      expect(await stop()).toBe(0);
+      expect(output()).not.toMatch(/#3 /); // its own report writes are not changes
     }, 240_000);
   });
 
