@@ -288,19 +288,22 @@ function createMediaBuy(args: JsonObject, env: ToolEnv): JsonObject {
       env.state.remember(env.state.mediaBuys, record.media_buy_id, record);
       // `status` is the envelope's task status on the flat MCP wire; the buy's own state travels as
       // media_buy_status (3.1 only: a 3.0 answer leaves it out, see atRelease).
-      return {
-        media_buy_id: record.media_buy_id,
-        media_buy_status: record.status,
-        confirmed_at: record.confirmed_at,
-        revision: record.revision,
-        currency: record.currency,
-        total_budget: record.total_budget,
-        packages: cloneJson(packages),
-        sandbox: true,
-      };
+      return { ...buyAnswer(record), confirmed_at: record.confirmed_at, packages: cloneJson(packages) };
     },
     (body) => atRelease('create_media_buy', body, env),
   );
+}
+
+/** What create_media_buy and update_media_buy both answer about a buy (media_buy_status: 3.1, see atRelease). */
+function buyAnswer(buy: { media_buy_id: string; status: string; revision: number; currency: string; total_budget: number }): JsonObject {
+  return {
+    media_buy_id: buy.media_buy_id,
+    media_buy_status: buy.status,
+    revision: buy.revision,
+    currency: buy.currency,
+    total_budget: buy.total_budget,
+    sandbox: true,
+  };
 }
 
 function syncCreatives(args: JsonObject, env: ToolEnv): JsonObject {
@@ -429,16 +432,8 @@ function updateMediaBuy(args: JsonObject, env: ToolEnv): JsonObject {
       buy.revision += 1;
       const touched =
         args['canceled'] === true || updates.size === 0 ? buy.packages : buy.packages.filter((p) => updates.has(p.package_id));
-      return {
-        media_buy_id: buy.media_buy_id,
-        media_buy_status: buy.status,
-        revision: buy.revision,
-        currency: buy.currency,
-        total_budget: buy.total_budget,
-        // Full packages, never id stubs.
-        affected_packages: cloneJson(touched),
-        sandbox: true,
-      };
+      // Full packages, never id stubs.
+      return { ...buyAnswer(buy), affected_packages: cloneJson(touched) };
     },
     (body) => atRelease('update_media_buy', body, env),
   );
