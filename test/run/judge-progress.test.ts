@@ -31,6 +31,13 @@ describe('judge progress', () => {
     expect(/^é+$/.test(subject)).toBe(true);
   });
 
+  test('a writer stopped mid-write (its worker terminated) leaves its last bytes, read as they are', () => {
+    const buffer = new SharedArrayBuffer(PROGRESS_BYTES);
+    progressWriter(buffer).check('envelope.flat', 'get_products');
+    Atomics.add(new Int32Array(buffer, 0, 4), 0, 1); // the next write began and never ended
+    expect(readRunning(buffer)).toEqual({ check: { check: 'envelope.flat', subject: 'get_products' } });
+  });
+
   test('read from another thread while the worker writes, and after it is gone', async () => {
     const buffer = new SharedArrayBuffer(PROGRESS_BYTES);
     const url = new URL('../../harness/run/judge/judge-progress.ts', import.meta.url).href;

@@ -56,13 +56,31 @@ export function progressWriter(buffer: SharedArrayBuffer): ProgressWriter {
   };
 }
 
-/** What the worker was running, as far as it said (read consistently, or as is after a few tries). */
+/** Spins a reader may spend on one odd, unchanging sequence number: a writer stopped mid-write. */
+const STALLED_SPINS = 1000;
+/** Time a reader may spend while a live writer keeps moving on. */
+const READ_BUDGET_MS = 50;
+
+/**
+ * What the worker was running, as far as it said. Never half of one step and half of another: a read
+ * that overlaps a write is retried. A writer stopped mid-write (terminated) leaves its last bytes, read
+ * as they are; a writer that keeps moving past the read budget (a loaded machine can deschedule the
+ * reader inside every read) yields nothing rather than a torn step.
+ */
 export function readRunning(buffer: SharedArrayBuffer): Running {
   const ctl = new Int32Array(buffer, 0, 4);
-  for (let attempt = 0; ; attempt++) {
+  const deadline = Date.now() + READ_BUDGET_MS;
+  let stalled = 0;
+  let last = Atomics.load(ctl, SEQ);
+  for (;;) {
     const before = Atomics.load(ctl, SEQ);
     const running = decode(buffer, ctl);
-    if ((before % 2 === 0 && Atomics.load(ctl, SEQ) === before) || attempt >= 100) return running;
+    const after = Atomics.load(ctl, SEQ);
+    if (before % 2 === 0 && after === before) return running;
+    stalled = after === last && before === after ? stalled + 1 : 0;
+    last = after;
+    if (stalled >= STALLED_SPINS) return running;
+    if (Date.now() > deadline) return {};
   }
 }
 
