@@ -106,6 +106,12 @@ interface CheckBase {
    * in place of a fault.
    */
   provenBy?: string;
+  /**
+   * A state rule: it needs calls that write (bookings, creatives, replays), made on agents marked
+   * `sandbox` only; elsewhere every outcome is not-applicable with the reason, and the reports list the
+   * rule among those out of reach with how to enable it.
+   */
+  requires?: 'sandbox';
 }
 
 export interface ExchangeCheck extends CheckBase {

@@ -29,6 +29,12 @@ interface AgentBase {
   adcpVersion?: string;
   production: boolean;
   sandbox: boolean;
+  /**
+   * The AdCP account reference (core/account-ref.json: `{account_id}`, or the natural key `{brand,
+   * operator, sandbox?}`) every call sends where its task takes an `account`. Absent: sandbox flows send a
+   * natural-key sandbox reference of the harness's own, and the reports say so.
+   */
+  account?: Record<string, unknown>;
   /** Explicit probes; when absent the harness derives safe defaults from `tools/list`. */
   probes?: Probe[];
   /** Hard cap on the bytes of one JSON-RPC answer, enforced while reading. */

@@ -1,26 +1,42 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { catalog } from '../../harness/checks/catalog.ts';
 import { runCheckVector } from '../../harness/checks/vector-cases.ts';
 
-const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'vectors', 'envelope-checks.json');
-const doc = JSON.parse(readFileSync(file, 'utf8')) as {
+const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'vectors');
+type VectorDoc = {
   version: number;
   description: string;
   vectors: Array<{ id: string; expected_outcomes: Record<string, string> }>;
 };
+const read = (file: string): VectorDoc => JSON.parse(readFileSync(file, 'utf8')) as VectorDoc;
+// The check vectors: the envelope file, and one file per area under vectors/checks/ (state rules and later areas).
+const areaFiles = existsSync(path.join(dir, 'checks'))
+  ? readdirSync(path.join(dir, 'checks'))
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => path.join(dir, 'checks', f))
+  : [];
+const doc = read(path.join(dir, 'envelope-checks.json'));
+const areas = areaFiles.map((f) => ({ file: path.relative(dir, f), doc: read(f) }));
+const allVectors = [...doc.vectors, ...areas.flatMap((a) => a.doc.vectors)];
 
-describe('vectors/envelope-checks.json', () => {
+describe('check vectors (vectors/envelope-checks.json, vectors/checks/*.json)', () => {
   test('is version 1 with at least 40 uniquely named vectors', () => {
     expect(doc.version).toBe(1);
     expect(doc.vectors.length).toBeGreaterThanOrEqual(40);
-    const ids = doc.vectors.map((v) => v.id);
+    const ids = allVectors.map((v) => v.id);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  test.for(doc.vectors.map((v) => [v.id, v] as const))('%s', ([, vector]) => {
+  test.for(areas.map((a) => [a.file, a.doc] as const))('%s is version 1 with uniquely named vectors', ([, area]) => {
+    expect(area.version).toBe(1);
+    expect(area.vectors.length).toBeGreaterThan(0);
+  });
+
+  test.for(allVectors.map((v) => [v.id, v] as const))('%s', ([, vector]) => {
     const r = runCheckVector(vector);
     expect(r.diff).toBe('');
     expect(r.ok).toBe(true);
@@ -28,7 +44,7 @@ describe('vectors/envelope-checks.json', () => {
 
   test('every catalog id has a positive and a negative vector', () => {
     const seen = new Map<string, Set<string>>();
-    for (const v of doc.vectors)
+    for (const v of allVectors)
       for (const [id, s] of Object.entries(v.expected_outcomes)) seen.set(id, (seen.get(id) ?? new Set()).add(s));
     const uncovered = catalog
       .map((c) => c.id)
