@@ -129,6 +129,12 @@ export interface ScenarioRecord {
    * JSON-RPC answer, so no Exchange), by tool.
    */
   refusals?: Array<{ tool: string; status: number; wwwAuthenticate?: string; bodyExcerpt?: string; message: string }>;
+  /**
+   * Sandbox flows: every object the flow made the seller create (ids as the seller answered them, bounded),
+   * and whether the flow's clean-up removed it (`cleanedUp`: canceled, deleted) or the seller offers no
+   * way to (`kept`, with why). Listed in every report so an operator can find them in the seller's sandbox.
+   */
+  created?: Array<{ kind: 'media_buy' | 'creative'; id: string; call: number; cleanup: 'cleaned-up' | 'kept'; why?: string }>;
 }
 
 export interface ServerInfo {
