@@ -25,19 +25,27 @@ const READ_ONLY: ReadonlyArray<{ tool: string; arguments: () => Record<string, u
 /** The error-path probe: `buying_mode` must be one of brief|wholesale|refine, never a number. */
 export const INVALID_PROBE: Probe = { tool: 'get_products', arguments: { buying_mode: 42, brief: BRIEF }, intent: 'invalid' };
 
-/** The sandbox account and brand every mutating probe names. */
-function sandboxParties(): { account: Record<string, unknown>; brand: Record<string, unknown> } {
-  const brand = { domain: SANDBOX_DOMAIN };
-  return { account: { brand, operator: SANDBOX_DOMAIN, sandbox: true }, brand };
+/** The brand every mutating probe names. */
+const SANDBOX_BRAND = { domain: SANDBOX_DOMAIN };
+
+/**
+ * The account reference a call names: the agent's configured `account`, else a natural-key sandbox
+ * reference of the harness's own (core/account-ref.json: brand + operator + sandbox: true).
+ */
+export function accountFor(agent?: Pick<AgentConfig, 'account'>): Record<string, unknown> {
+  return agent?.account ? structuredClone(agent.account) : { brand: { ...SANDBOX_BRAND }, operator: SANDBOX_DOMAIN, sandbox: true };
 }
+
+/** Whether the account a call names is the harness's own stand-in (the reports say so). */
+export const usesOwnAccount = (agent: Pick<AgentConfig, 'account'>): boolean => agent.account === undefined;
 
 /**
  * Mutating tasks, called only when the agent is marked `sandbox` (sync with `dry_run`). create_media_buy
  * is not among them: the idempotency and unknown-reference scenarios (scenarios.ts) make those calls,
  * booking a product the seller itself offered.
  */
-function sandboxProbes(): Probe[] {
-  const { account } = sandboxParties();
+function sandboxProbes(agent: AgentConfig): Probe[] {
+  const account = accountFor(agent);
   return [
     {
       tool: 'sync_creatives',
@@ -71,8 +79,12 @@ export interface BookedProduct {
 const PLACEHOLDER_PRODUCT: BookedProduct = { productId: 'conformance_probe_product', pricingOptionId: 'conformance_probe_pricing' };
 
 /** A valid create_media_buy request (AdCP 3.x): a fresh key, one package, a flight starting in a week. */
-export function createMediaBuyArguments(product: BookedProduct = PLACEHOLDER_PRODUCT): Record<string, unknown> {
-  const { account, brand } = sandboxParties();
+export function createMediaBuyArguments(
+  product: BookedProduct = PLACEHOLDER_PRODUCT,
+  agent?: Pick<AgentConfig, 'account'>,
+): Record<string, unknown> {
+  const account = accountFor(agent);
+  const brand = { ...SANDBOX_BRAND };
   const now = Date.now();
   const day = 24 * 3600 * 1000;
   return {
@@ -93,8 +105,8 @@ export function createMediaBuyArguments(product: BookedProduct = PLACEHOLDER_PRO
 }
 
 /** An update_media_buy request (AdCP 3.x) pausing the buy `mediaBuyId`. */
-export function updateMediaBuyArguments(mediaBuyId: string): Record<string, unknown> {
-  return { idempotency_key: randomUUID(), account: sandboxParties().account, media_buy_id: mediaBuyId, paused: true };
+export function updateMediaBuyArguments(mediaBuyId: string, agent?: Pick<AgentConfig, 'account'>): Record<string, unknown> {
+  return { idempotency_key: randomUUID(), account: accountFor(agent), media_buy_id: mediaBuyId, paused: true };
 }
 
 /** The default (valid) arguments of a read-only task, as its default probe sends them. */
@@ -111,7 +123,7 @@ export function defaultProbes(tools: ReadonlyArray<{ name: string }>, agent: Age
   }));
   if (listed.has(INVALID_PROBE.tool)) probes.push({ ...INVALID_PROBE, arguments: { ...INVALID_PROBE.arguments } });
   if (agent.sandbox) {
-    for (const p of sandboxProbes()) if (listed.has(p.tool)) probes.push({ ...p, intent: 'valid' });
+    for (const p of sandboxProbes(agent)) if (listed.has(p.tool)) probes.push({ ...p, intent: 'valid' });
   }
   return probes;
 }

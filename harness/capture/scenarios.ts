@@ -138,7 +138,7 @@ const idempotency: Scenario = async (host) => {
   const name = SCENARIO.idempotency;
   if (!host.agent.sandbox) return notApplicable(name, SANDBOX_ONLY);
   if (!host.listed.has('create_media_buy')) return notApplicable(name, 'the agent does not list create_media_buy');
-  const args = createMediaBuyArguments(bookableProduct(host.exchanges()));
+  const args = createMediaBuyArguments(bookableProduct(host.exchanges()), host.agent);
   const original = await host.call('create_media_buy', args, { name, step: STEP.original });
   // Replays mean something only after a booking that worked, and only from a seller that says it deduplicates.
   if (!original || !isSuccess(original) || capabilityFacts(host.exchanges()).idempotency !== 'supported') return ran(name);
@@ -172,7 +172,8 @@ const unknownReference: Scenario = async (host) => {
     args['packages'] = (args['packages'] as Array<Record<string, unknown>>).map((p, i) => (i === 0 ? { ...p, product_id: unknown } : p));
     if (await host.call('create_media_buy', args, { name, step: STEP.unknownProduct })) steps++;
   }
-  if (update && (await host.call('update_media_buy', updateMediaBuyArguments(unknown), { name, step: STEP.unknownMediaBuy }))) steps++;
+  if (update && (await host.call('update_media_buy', updateMediaBuyArguments(unknown, host.agent), { name, step: STEP.unknownMediaBuy })))
+    steps++;
   if (steps > 0) return ran(name);
   return untested(
     name,
