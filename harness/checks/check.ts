@@ -55,6 +55,11 @@ export type Verdict =
       schemaErrors?: SchemaError[];
       /** How many schema errors were left out of `schemaErrors`. */
       schemaErrorsOmitted?: number;
+      /**
+       * The other calls the finding rests on (indexes in the capture's `exchanges`): a request pair, a
+       * write and the read that missed it. Their requests and answers are shown as evidence with it.
+       */
+      related?: number[];
     };
 
 export interface CheckContext {
@@ -184,6 +189,14 @@ export const untested = (reason: string, blockedBy: string | undefined = SEE_CHE
     ? { status: 'untested', reason }
     : { status: 'untested', reason, blockedBy: call === undefined ? { check: blockedBy } : { check: blockedBy, call } };
 export const fail = (pointer: string, expected: string, found: string): Verdict => ({ status: 'fail', pointer, expected, found });
+/** A failure that rests on more than one call: `related` are the others (e.g. the booking a read missed). */
+export const failAcross = (pointer: string, expected: string, found: string, related: readonly number[]): Verdict => ({
+  status: 'fail',
+  pointer,
+  expected,
+  found,
+  related: [...related],
+});
 
 /** The check an untested verdict names as its failed precondition, if any. */
 export function blockerOf(verdict: Verdict): string | undefined {
@@ -237,4 +250,6 @@ export interface Outcome {
   advisory?: boolean;
   /** On an untested outcome: the failed precondition that left it unverified, when its reason names one. */
   blockedBy?: Blocker;
+  /** On a fail or warn: the other calls the finding rests on (their evidence is shown with it). */
+  related?: number[];
 }

@@ -124,6 +124,10 @@ function toOutcome(check: Check, tool: string, verdict: Verdict, resolved: Resol
       }));
     }
     if (verdict.schemaErrorsOmitted) out.schemaErrorsOmitted = verdict.schemaErrorsOmitted;
+    if (Array.isArray(verdict.related)) out.related = verdict.related.filter((n) => Number.isSafeInteger(n) && n >= 0).slice(0, 8);
+    // An agent check pointing into one call of the session (a scenario step): that call carries the evidence.
+    const step = call === undefined ? /^\/exchanges\/(\d+)(?:\/|$)/.exec(String(verdict.pointer)) : null;
+    if (step) call = Number(step[1]);
   }
   if (call !== undefined) out.call = call;
   // The failed precondition, on the judged call unless the judge named another (scenario steps, replays).
