@@ -15,4 +15,12 @@ export interface ScenarioHost {
    * time, process gone). `opts.context: false`: sent without the `context` object every other call carries.
    */
   call(tool: string, args: Record<string, unknown>, scenario: ExchangeScenario, opts?: { context?: false }): Promise<Exchange | undefined>;
+  /**
+   * Several calls at once on the one session: every request is sent before any answer is awaited (a buyer
+   * retrying while its first request is still running). Recorded in the order given; undefined for
+   * each when the session can no longer call.
+   */
+  together(
+    calls: ReadonlyArray<{ tool: string; args: Record<string, unknown>; scenario: ExchangeScenario }>,
+  ): Promise<Array<Exchange | undefined>>;
 }

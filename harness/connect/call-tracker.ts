@@ -1,7 +1,8 @@
-// The one JSON-RPC request in flight (the harness calls sequentially) and everything the wire told us
-// about it: its id, the RAW answer as parsed from the bytes (before the SDK's zod schemas copy or
-// reject it), HTTP facts, and a failure seen below the SDK (byte cap, HTTP status, process exit).
-// A failure aborts the call's own AbortSignal so the SDK's request settles at once.
+// The JSON-RPC requests in flight (the harness calls one at a time, except a scenario that sends a few
+// at once on purpose) and everything the wire told us about each: its id, the RAW answer as parsed from
+// the bytes (before the SDK's zod schemas copy or reject it), HTTP facts, and a failure seen below the
+// SDK (byte cap, HTTP status, process exit). A failure aborts the call's own AbortSignal so the SDK's
+// request settles at once.
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createHash } from 'node:crypto';
 import type { HttpObservation, ProtocolViolation, ProtocolViolationKind, TransportFailure } from '../record/exchange.ts';
@@ -55,7 +56,8 @@ const sameIdLoosely = (a: unknown, b: string | number): boolean =>
 const showId = (id: unknown): string => (typeof id === 'string' ? JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id) : String(id));
 
 export class CallTracker {
-  current: PendingCall | undefined;
+  /** Calls begun and not yet ended, oldest first (more than one only while a scenario sends calls at once). */
+  private readonly inFlight: PendingCall[] = [];
   /** JSON-RPC rule breaks seen on the wire (bounded); none of them ever satisfied a call. */
   readonly violations: ProtocolViolation[] = [];
   violationsOmitted = 0;
@@ -77,16 +79,31 @@ export class CallTracker {
     this.sent.clear();
   }
 
+  /** The call begun last of those in flight: the one a failure without a request id belongs to. */
+  get current(): PendingCall | undefined {
+    return this.inFlight.at(-1);
+  }
+
+  /** Every call in flight, oldest first (a process exit or a cut fails them all). */
+  pending(): readonly PendingCall[] {
+    return [...this.inFlight];
+  }
+
   begin(method: string, label: string = method): PendingCall {
-    this.current = { method, label, controller: new AbortController(), wire: new AbortController() };
-    this.serverRequests = 0;
-    this.floodNoted = false;
-    return this.current;
+    const call: PendingCall = { method, label, controller: new AbortController(), wire: new AbortController() };
+    // Server-to-client requests are counted per call; calls sent together share one count.
+    if (this.inFlight.length === 0) {
+      this.serverRequests = 0;
+      this.floodNoted = false;
+    }
+    this.inFlight.push(call);
+    return call;
   }
 
   end(call: PendingCall): void {
     if (!call.wire.signal.aborted) call.wire.abort(new Error('call settled'));
-    if (this.current === call) this.current = undefined;
+    const i = this.inFlight.indexOf(call);
+    if (i >= 0) this.inFlight.splice(i, 1);
   }
 
   /** Record a rule break (bounded). `at` is the call in flight, when there is one. */
@@ -105,7 +122,10 @@ export class CallTracker {
     this.violation('invalid-utf8', `a message (${where}) was not valid UTF-8; its bad bytes were read as U+FFFD`);
   }
 
-  /** An outgoing message: remembers our request ids; the first request carrying the pending method gives the call its id. */
+  /**
+   * An outgoing message: remembers our request ids; a request gives its id to the oldest pending call of
+   * its method still without one (calls sent together are begun and sent in the same order).
+   */
   noteOutgoing(message: unknown): void {
     this.onWire?.({ direction: 'out', message });
     for (const m of Array.isArray(message) ? message : [message]) {
@@ -114,16 +134,15 @@ export class CallTracker {
       if (this.sent.size >= MAX_SENT_IDS) this.sent.delete(this.sent.keys().next().value!);
       this.sent.set(idKey(info.id), { method: info.method });
     }
-    const call = this.current;
-    if (!call || call.id !== undefined) return;
     const info = rpcInfo(message);
-    if (info.method === call.method && info.id !== undefined) call.id = info.id;
+    if (info.id === undefined) return;
+    const call = this.inFlight.find((c) => c.id === undefined && c.method === info.method);
+    if (call) call.id = info.id;
   }
 
-  /** Whether an outgoing request id belongs to the pending call (its HTTP fetch is tied to the call's signal). */
+  /** The pending call an outgoing request id belongs to (its HTTP fetch is tied to the call's signal). */
   isPending(id: string | number | undefined): PendingCall | undefined {
-    const call = this.current;
-    return call && id !== undefined && call.id === id ? call : undefined;
+    return id === undefined ? undefined : this.inFlight.find((c) => c.id === id);
   }
 
   /**
@@ -145,18 +164,21 @@ export class CallTracker {
   }
 
   private batch(items: unknown[]): boolean {
-    const call = this.current;
-    const ours = call?.id;
-    const answersCall = ours !== undefined && items.some((m) => isObject(m) && !Object.hasOwn(m, 'method') && sameIdLoosely(m['id'], ours));
+    const answered = this.inFlight.filter(
+      (c) => c.id !== undefined && items.some((m) => isObject(m) && !Object.hasOwn(m, 'method') && sameIdLoosely(m['id'], c.id!)),
+    );
     this.violation(
       'batch',
       `a JSON array (batch) of ${items.length} message(s) arrived; the harness never sends a batch, and MCP removed batching in 2025-06-18`,
     );
-    if (answersCall) {
-      this.fail({
-        kind: 'protocol',
-        message: oneLine(`${call!.method} was answered inside a JSON-RPC batch array, not as a single response`, this.secrets),
-      });
+    for (const call of answered) {
+      this.fail(
+        {
+          kind: 'protocol',
+          message: oneLine(`${call.method} was answered inside a JSON-RPC batch array, not as a single response`, this.secrets),
+        },
+        call,
+      );
     }
     return false;
   }
@@ -189,7 +211,6 @@ export class CallTracker {
     }
     const sent = this.sent.get(idKey(id));
     if (!sent) {
-      const call = this.current;
       // The same id in the other JSON type ("3" for 3): the SDK would take it for ours.
       const other = typeof id === 'number' ? String(id) : id.trim() !== '' && Number.isFinite(Number(id)) ? Number(id) : undefined;
       const ours = other === undefined ? undefined : this.sent.get(idKey(other));
@@ -199,11 +220,15 @@ export class CallTracker {
           'id-type-mismatch',
           `${answer} to our ${ours.method} request id ${showId(other)} (${typeof other}): ids must match exactly`,
         );
-        if (call?.id === other) {
-          this.fail({
-            kind: 'protocol',
-            message: oneLine(`${call.method} was answered with id ${showId(id)}, not our id ${showId(other)}`, this.secrets),
-          });
+        const call = this.isPending(other);
+        if (call) {
+          this.fail(
+            {
+              kind: 'protocol',
+              message: oneLine(`${call.method} was answered with id ${showId(id)}, not our id ${showId(other)}`, this.secrets),
+            },
+            call,
+          );
         }
       } else {
         this.violation('unknown-id', `an answer to id ${showId(id)}, which the harness never sent`);
@@ -226,17 +251,20 @@ export class CallTracker {
     return true;
   }
 
-  /** The pending call's own answer, exactly as parsed from the wire (malformed → a protocol failure now). */
+  /** A pending call's own answer, exactly as parsed from the wire (malformed → a protocol failure now). */
   private noteAnswer(message: Record<string, unknown>, id: string | number, bytes: number | undefined): void {
-    const call = this.current;
-    if (!call || call.id !== id || call.raw) return;
+    const call = this.isPending(id);
+    if (!call || call.raw) return;
     const parsed = JSONRPCMessageSchema.safeParse(message);
     if (!parsed.success) {
-      this.fail({
-        kind: 'protocol',
-        message: oneLine(`malformed JSON-RPC response to ${call.method}: ${whyMalformed(message)}`, this.secrets),
-        ...(bytes !== undefined ? { bytesSeen: bytes } : {}),
-      });
+      this.fail(
+        {
+          kind: 'protocol',
+          message: oneLine(`malformed JSON-RPC response to ${call.method}: ${whyMalformed(message)}`, this.secrets),
+          ...(bytes !== undefined ? { bytesSeen: bytes } : {}),
+        },
+        call,
+      );
       return;
     }
     call.raw = bytes === undefined ? { message } : { message, bytes };

@@ -49,8 +49,8 @@ export async function openTransport(agent: AgentConfig, tracker: CallTracker): P
       onRaw: (value, bytes, text) => tracker.admit(value, bytes, text),
       onInvalidUtf8: () => tracker.invalidUtf8('a stdout line'),
       onExit: (exit) => {
-        const call = tracker.current;
-        if (call) {
+        // Every call still waiting (a scenario may send a few at once) has lost its server.
+        for (const call of tracker.pending()) {
           const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
           tracker.fail({ kind: 'closed', message: `the server process exited (${how}) before answering ${call.method}` }, call);
         }
