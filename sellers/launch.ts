@@ -28,6 +28,8 @@ export interface SellerOptions {
   sandbox?: boolean;
   /** HTTP only: require `Authorization: Bearer <token>` on every request. */
   token?: string;
+  /** Refuse every call that takes an `account` unless it names `{account_id: requireAccount}`. */
+  requireAccount?: string;
 }
 
 /**
@@ -48,6 +50,7 @@ function sellerArgs(transport: 'stdio' | 'http', opts: SellerOptions): string[] 
   if (opts.sandbox === false) args.push('--no-sandbox');
   // One argument: a base64url token may begin with '-', which parseArgs would read as an option.
   if (opts.token !== undefined) args.push(`--token=${opts.token}`);
+  if (opts.requireAccount !== undefined) args.push(`--require-account=${opts.requireAccount}`);
   for (const fault of opts.faults ?? []) args.push('--fault', fault);
   return args;
 }

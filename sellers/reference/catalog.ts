@@ -68,6 +68,18 @@ export const products = [
     ],
     reporting_capabilities: reportingCapabilities,
   },
+  {
+    // The corpus's refine fixture (media_buy_seller/refine_products names it literally; later corpora seed it
+    // through their `fixtures:` block as a non-guaranteed video product with this pricing option).
+    product_id: 'sports_preroll_q2',
+    name: 'Sports pre-roll (compliance fixture)',
+    description: 'Non-guaranteed pre-roll on sports video, seeded for the AdCP compliance storyboards.',
+    publisher_properties: [{ publisher_domain: PUBLISHER_DOMAIN, selection_type: 'all' }],
+    format_ids: [formats[1]!.format_id],
+    delivery_type: 'non_guaranteed',
+    pricing_options: [{ pricing_option_id: 'cpm_non_guaranteed', pricing_model: 'cpm', currency: CURRENCY, floor_price: 22 }],
+    reporting_capabilities: reportingCapabilities,
+  },
 ];
 
 export const signals = [
@@ -109,5 +121,50 @@ export const signals = [
     signal_ref: { scope: 'signal_source', signal_source_url: SIGNALS_AGENT_URL, signal_id: 'rs_fantasy_players' },
     deployments: [],
     pricing_options: [{ pricing_option_id: 'rs_fantasy_cpm', model: 'cpm', cpm: 2.5, currency: CURRENCY }],
+  },
+  // The corpus's fictional signals (AdCP compliance test kit nova-motors, test-kits/nova-motors.yaml), seeded
+  // like test-product: the signals storyboards activate these ids literally. Two owned segments, and one
+  // the seller resells from a data provider's catalog (signal_id source `catalog`, its provenance
+  // verifiable at data_provider_domain), so the seller is an owned and a marketplace signal agent.
+  {
+    signal_agent_segment_id: 'prism_high_ltv',
+    name: 'High LTV Customers',
+    description: 'High-value customers ranked by lifetime value, from loyalty program data.',
+    value_type: 'binary',
+    signal_type: 'owned',
+    data_provider: SELLER_NAME,
+    coverage_percentage: 12,
+    signal_id: { source: 'agent', agent_url: SIGNALS_AGENT_URL, id: 'prism_high_ltv' },
+    signal_ref: { scope: 'signal_source', signal_source_url: SIGNALS_AGENT_URL, signal_id: 'prism_high_ltv' },
+    deployments: [],
+    pricing_options: [
+      { pricing_option_id: 'po_prism_flat_monthly', model: 'flat_fee', amount: 5000, period: 'monthly', currency: CURRENCY },
+    ],
+  },
+  {
+    signal_agent_segment_id: 'prism_cart_abandoner',
+    name: 'Cart Abandoners',
+    description: 'Shoppers who left items in their cart in the last 14 days.',
+    value_type: 'binary',
+    signal_type: 'owned',
+    data_provider: SELLER_NAME,
+    coverage_percentage: 18,
+    signal_id: { source: 'agent', agent_url: SIGNALS_AGENT_URL, id: 'prism_cart_abandoner' },
+    signal_ref: { scope: 'signal_source', signal_source_url: SIGNALS_AGENT_URL, signal_id: 'prism_cart_abandoner' },
+    deployments: [],
+    pricing_options: [{ pricing_option_id: 'po_prism_abandoner_cpm', model: 'cpm', cpm: 8, currency: CURRENCY }],
+  },
+  {
+    signal_agent_segment_id: 'trident_likely_ev_buyers',
+    name: 'Likely EV Buyers',
+    description: 'In-market EV buyers with high purchase propensity (Trident Auto data, resold).',
+    value_type: 'binary',
+    signal_type: 'marketplace',
+    data_provider: 'Trident Auto',
+    coverage_percentage: 8,
+    signal_id: { source: 'catalog', data_provider_domain: 'tridentauto.example', id: 'likely_ev_buyers' },
+    signal_ref: { scope: 'data_provider', data_provider_domain: 'tridentauto.example', signal_id: 'likely_ev_buyers' },
+    deployments: [],
+    pricing_options: [{ pricing_option_id: 'po_trident_ev_cpm', model: 'cpm', cpm: 3.5, currency: CURRENCY }],
   },
 ];

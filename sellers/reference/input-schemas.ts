@@ -38,6 +38,20 @@ const formatId: Schema = {
   properties: { agent_url: { type: 'string', minLength: 1 }, id: { type: 'string', minLength: 1 } },
   required: ['agent_url', 'id'],
 };
+/** A package's fields the seller keeps and echoes (targeting, terms) and its creative assignments. */
+const packageExtras: Record<string, Schema> = {
+  targeting_overlay: { type: 'object' },
+  measurement_terms: { type: 'object' },
+  creative_assignments: {
+    type: 'array',
+    items: { type: 'object', properties: { creative_id: { type: 'string', minLength: 1 } }, required: ['creative_id'] },
+  },
+};
+/** enums/media-buy-status.json. */
+const mediaBuyStatus: Schema = {
+  type: 'string',
+  enum: ['pending_creatives', 'pending_start', 'active', 'paused', 'completed', 'rejected', 'canceled'],
+};
 
 export const inputSchemas: Record<string, Schema> = {
   get_adcp_capabilities: object({ protocols: stringArray }),
@@ -45,6 +59,22 @@ export const inputSchemas: Record<string, Schema> = {
     {
       buying_mode: { type: 'string', enum: ['brief', 'wholesale', 'refine'] },
       brief: { type: 'string' },
+      // get_products.mdx "Refine array": change requests scoped to the request, a product or a proposal.
+      refine: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          properties: {
+            scope: { type: 'string', enum: ['request', 'product', 'proposal'] },
+            product_id: { type: 'string', minLength: 1 },
+            proposal_id: { type: 'string', minLength: 1 },
+            action: { type: 'string' },
+            ask: { type: 'string' },
+          },
+          required: ['scope'],
+        },
+      },
       filters: { type: 'object' },
       account: accountRef,
       brand: brandRef,
@@ -54,7 +84,12 @@ export const inputSchemas: Record<string, Schema> = {
   ),
   list_creative_formats: object({ format_ids: { type: 'array', items: formatId }, name_search: { type: 'string' }, pagination }),
   list_creatives: object({ filters: { type: 'object' }, pagination, account: accountRef }),
-  get_media_buys: object({ media_buy_ids: stringArray, account: accountRef, pagination }),
+  get_media_buys: object({
+    media_buy_ids: stringArray,
+    account: accountRef,
+    status_filter: { anyOf: [mediaBuyStatus, { type: 'array', items: mediaBuyStatus, minItems: 1 }] },
+    pagination,
+  }),
   get_media_buy_delivery: object({
     media_buy_ids: stringArray,
     start_date: { type: 'string', format: 'date' },
@@ -62,7 +97,13 @@ export const inputSchemas: Record<string, Schema> = {
     account: accountRef,
   }),
   get_signals: object(
-    { signal_spec: { type: 'string', minLength: 1 }, signal_ids: { type: 'array' }, pagination },
+    {
+      signal_spec: { type: 'string', minLength: 1 },
+      signal_ids: { type: 'array' },
+      filters: { type: 'object' },
+      account: accountRef,
+      pagination,
+    },
     { anyOf: [{ required: ['signal_spec'] }, { required: ['signal_ids'] }] },
   ),
   create_media_buy: object(
@@ -72,6 +113,14 @@ export const inputSchemas: Record<string, Schema> = {
       brand: brandRef,
       start_time: { type: 'string', minLength: 1 },
       end_time: { type: 'string', format: 'date-time' },
+      paused: { type: 'boolean' },
+      // Proposal mode: execute a proposal from get_products instead of listing packages.
+      proposal_id: { type: 'string', minLength: 1 },
+      total_budget: {
+        type: 'object',
+        properties: { amount: { type: 'number', minimum: 0 }, currency: { type: 'string' } },
+        required: ['amount'],
+      },
       packages: {
         type: 'array',
         minItems: 1,
@@ -81,18 +130,32 @@ export const inputSchemas: Record<string, Schema> = {
             product_id: { type: 'string', minLength: 1 },
             pricing_option_id: { type: 'string', minLength: 1 },
             budget: { type: 'number', exclusiveMinimum: 0 },
+            bid_price: { type: 'number', minimum: 0 },
+            ...packageExtras,
           },
           required: ['product_id', 'pricing_option_id', 'budget'],
         },
       },
     },
-    { required: ['idempotency_key', 'account', 'brand', 'start_time', 'end_time', 'packages'] },
+    {
+      required: ['idempotency_key', 'account', 'brand', 'start_time', 'end_time'],
+      anyOf: [{ required: ['packages'] }, { required: ['proposal_id', 'total_budget'] }],
+    },
   ),
   sync_creatives: object(
     {
       idempotency_key: idempotencyKey,
       account: accountRef,
       dry_run: { type: 'boolean' },
+      // Bulk creative → package assignment (sync-creatives-request.json `assignments`).
+      assignments: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { creative_id: { type: 'string', minLength: 1 }, package_id: { type: 'string', minLength: 1 } },
+          required: ['creative_id', 'package_id'],
+        },
+      },
       creatives: {
         type: 'array',
         minItems: 1,
@@ -121,7 +184,12 @@ export const inputSchemas: Record<string, Schema> = {
         type: 'array',
         items: {
           type: 'object',
-          properties: { package_id: { type: 'string', minLength: 1 }, budget: { type: 'number', minimum: 0 }, paused: { type: 'boolean' } },
+          properties: {
+            package_id: { type: 'string', minLength: 1 },
+            budget: { type: 'number', minimum: 0 },
+            paused: { type: 'boolean' },
+            ...packageExtras,
+          },
           required: ['package_id'],
         },
       },

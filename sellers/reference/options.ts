@@ -1,6 +1,7 @@
 // Command line of the reference seller:
 //   node sellers/reference-seller.js --transport stdio|http [--port N] [--response-mode json|sse]
 //     [--output-shape root|legacy] [--fault NAME]… [--no-sandbox] [--exit-on-stdin-end] [--token TOKEN]
+//     [--require-account ACCOUNT_ID]
 import { parseArgs } from 'node:util';
 import type { Fault } from '../faults/_fault.ts';
 import { faultModuleFiles, loadFaults } from '../faults/_load.ts';
@@ -24,6 +25,11 @@ export interface SellerConfig {
   exitOnStdinEnd: boolean;
   /** HTTP: every request must carry `Authorization: Bearer <token>` (401 with WWW-Authenticate otherwise). */
   token?: string;
+  /**
+   * The one account this seller serves (`--require-account ID`): a call whose task takes an `account` must
+   * name `{account_id: ID}`, else it is refused (ACCOUNT_REQUIRED / ACCOUNT_NOT_FOUND: account.ts).
+   */
+  requireAccount?: string;
 }
 
 export class UsageError extends Error {}
@@ -35,6 +41,7 @@ export const USAGE = [
   'usage: reference-seller --transport stdio|http [--port N] [--response-mode json|sse]',
   '                        [--output-shape root|legacy] [--fault NAME]... [--no-sandbox] [--exit-on-stdin-end]',
   '                        [--token TOKEN]   (HTTP: require Authorization: Bearer TOKEN)',
+  '                        [--require-account ACCOUNT_ID]   (refuse calls that do not name {account_id: ACCOUNT_ID})',
   `faults: ${faultModuleFiles()
     .map((f) => f.name)
     .join(', ')}`,
@@ -62,6 +69,7 @@ export async function parseSellerArgs(argv: string[]): Promise<SellerConfig> {
         'no-sandbox': { type: 'boolean' },
         'exit-on-stdin-end': { type: 'boolean' },
         token: { type: 'string' },
+        'require-account': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -81,6 +89,9 @@ export async function parseSellerArgs(argv: string[]): Promise<SellerConfig> {
   if (token !== undefined && transport !== 'http') throw new UsageError('--token applies to --transport http only');
   if (token !== undefined && !/^[A-Za-z0-9._~+/=-]{8,512}$/.test(token))
     throw new UsageError('--token must be 8–512 characters of A-Z a-z 0-9 . _ ~ + / = -');
+  const requireAccount = v['require-account'];
+  if (requireAccount !== undefined && !/^[A-Za-z0-9_.:-]{1,128}$/.test(requireAccount))
+    throw new UsageError('--require-account must be 1–128 characters of A-Z a-z 0-9 _ . : -');
   let outputShape = oneOf('output-shape', v['output-shape'], ['root', 'legacy'] as const, 'root');
   for (const fault of faults) {
     if (fault.transports && !fault.transports.includes(transport)) {
@@ -97,5 +108,6 @@ export async function parseSellerArgs(argv: string[]): Promise<SellerConfig> {
     sandbox: v['no-sandbox'] !== true,
     exitOnStdinEnd: v['exit-on-stdin-end'] === true,
     ...(token !== undefined ? { token } : {}),
+    ...(requireAccount !== undefined ? { requireAccount } : {}),
   };
 }

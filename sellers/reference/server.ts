@@ -14,7 +14,9 @@ import { inputSchemas } from './input-schemas.ts';
 import { cloneJson, isPlainObject, type JsonObject } from './json.ts';
 import type { SellerConfig } from './options.ts';
 import { outputSchemaFor } from './output-schemas.ts';
-import type { SellerState } from './state.ts';
+import { checkIdempotencyKey } from './idempotency-key.ts';
+import { requireAccount } from './account.ts';
+import type { IdempotencyBugs, SellerState } from './state.ts';
 import { toolSpecs, type ToolSpec } from './tools.ts';
 import { compileAllInputValidators, validateArguments } from './validate-input.ts';
 import { DEFAULT_RELEASE, negotiateRelease, type ServedRelease } from './version.ts';
@@ -107,6 +109,7 @@ export function streamedAnswerFor(
     const release = negotiateRelease(args);
     validateArguments(spec.name, args);
     const body = spec.run(args, { state, sandbox: config.sandbox, release });
+    if (body instanceof Promise) return undefined; // a task that awaits is never the streamed one
     return streamedAnswer(id, spec, payloadOf(body, isPlainObject(args['context']) ? args['context'] : undefined, release), fault.bytes);
   } catch {
     return undefined;
@@ -117,7 +120,8 @@ export function createSellerServer(config: SellerConfig, state: SellerState, hoo
   compileAllInputValidators(); // once per process (cached): no compile pause inside a timed call
   const server = new Server({ name: SELLER_NAME, version: SELLER_VERSION }, { capabilities: { tools: { listChanged: false } } });
   const active = activeBehaviours(config);
-  const env = { state, sandbox: config.sandbox };
+  state.bugs = Object.assign({}, ...active.map((b) => b.idempotency ?? {})) as IdempotencyBugs;
+  const env = { state, sandbox: config.sandbox, ...(config.requireAccount !== undefined ? { requireAccount: config.requireAccount } : {}) };
   // Only listed tools are served (a fault may hide one, or add names that are not ours).
   const served = new Set(advertisedTools(config).map((t) => t['name']));
 
@@ -173,8 +177,11 @@ export function createSellerServer(config: SellerConfig, state: SellerState, hoo
       // A pinned version the seller does not speak is refused first: the rest of the request follows that version.
       release = negotiateRelease(args);
       rejectCredentialsInArgs(args);
+      // The key's presence and format before anything else reads the request (security.mdx rule 1).
+      if (spec.mutating) checkIdempotencyKey(args);
+      requireAccount(config.requireAccount, spec.name, args);
       validateArguments(spec.name, args);
-      body = spec.run(args, { ...env, release });
+      body = await spec.run(args, { ...env, release });
     } catch (err) {
       if (err instanceof AdcpFailure) {
         const invalid = active.find((b) => b.invalidInput)?.invalidInput;

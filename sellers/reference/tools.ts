@@ -3,8 +3,30 @@
 import { AdcpFailure } from './adcp-error.ts';
 import * as catalog from './catalog.ts';
 import { cloneJson, isPlainObject, type JsonObject } from './json.ts';
+import {
+  assignFromSync,
+  assignedCreatives,
+  buyView,
+  checkFlightOrder,
+  checkMeasurementTerms,
+  checkNewFlight,
+  packageAnswer,
+  selectBuys,
+  statusOf,
+  type PackageRecord,
+} from './media-buys.ts';
 import { page } from './pagination.ts';
-import { REPLAY_TTL_SECONDS, type MediaBuyRecord, type SellerState, objectField, stringField } from './state.ts';
+import { briefProposals, proposalPackages, refine } from './proposals.ts';
+import { selectSignals } from './signals.ts';
+import {
+  REPLAY_TTL_SECONDS,
+  type CreativeRecord,
+  type IdempotentOutcome,
+  type MediaBuyRecord,
+  type SellerState,
+  objectField,
+  stringField,
+} from './state.ts';
 import { DEFAULT_RELEASE, SUPPORTED_MAJORS, SUPPORTED_VERSIONS, type ServedRelease } from './version.ts';
 
 /** An AdCP release this seller serves (release precision, as on the wire). */
@@ -13,6 +35,8 @@ export type Release = ServedRelease;
 export interface ToolEnv {
   state: SellerState;
   sandbox: boolean;
+  /** `--require-account`: every call that takes an account must name this one (capabilities say so). */
+  requireAccount?: string;
   /**
    * The release served for this call after version negotiation (version.ts). Payloads follow its
    * response schemas: 3.1-only fields are left out when serving 3.0. Absent → DEFAULT_RELEASE (3.1).
@@ -70,7 +94,8 @@ export interface ToolSpec {
   metaId: boolean;
   /** Loose property types for the advertised outputSchema (every real payload validates). */
   outputProperties: Record<string, Schema>;
-  run(args: JsonObject, env: ToolEnv): JsonObject;
+  /** A Promise for a task that waits on a downstream system (create_media_buy's ad server round trip). */
+  run(args: JsonObject, env: ToolEnv): JsonObject | Promise<JsonObject>;
   summarize(body: JsonObject): string;
 }
 
@@ -95,18 +120,38 @@ function capabilities(_args: JsonObject, env: ToolEnv): JsonObject {
     // mutating ones (create/update_media_buy, provide_performance_feedback, activate_signal) are listed
     // by a sandbox seller only: a read-only seller declares the creative protocol alone.
     supported_protocols: env.sandbox ? ['media_buy', 'signals', 'creative'] : ['creative'],
-    account: { supported_billing: ['operator'], required_for_products: false, sandbox: env.sandbox },
-    media_buy: { supported_pricing_models: ['cpm'] },
+    account: {
+      supported_billing: ['operator'],
+      required_for_products: env.requireAccount !== undefined,
+      ...(env.requireAccount !== undefined ? { require_operator_auth: true } : {}),
+      sandbox: env.sandbox,
+    },
+    // supports_proposals (3.1): brief answers carry proposals and refine honours finalize (proposals.ts).
+    media_buy: { supported_pricing_models: ['cpm'], ...(releaseOf(env) === '3.0' ? {} : { supports_proposals: true }) },
   };
 }
 
 function getProducts(args: JsonObject, env: ToolEnv): JsonObject {
   const brief = (stringField(args, 'brief') ?? '').toLowerCase();
+  const mode = args['buying_mode'];
+  // Refine mode acknowledges every change request and returns the proposals it named (proposals.ts).
+  const refined = mode === 'refine' ? refine(args, env.state, releaseOf(env)) : undefined;
   // A toy relevance rule: a brief that mentions video lists the video product first.
-  const products = cloneJson(catalog.products);
+  const products = cloneJson(catalog.products).filter((p) => !refined?.omittedProducts.has(p.product_id));
   if (brief.includes('video')) products.reverse();
   const { items, pagination } = page('get_products', args, products);
-  return atRelease('get_products', { products: items, cache_scope: 'public', ...(pagination ? { pagination } : {}) }, env);
+  const proposals = mode === 'brief' ? briefProposals(env.state) : refined?.proposals;
+  return atRelease(
+    'get_products',
+    {
+      products: items,
+      ...(proposals && proposals.length > 0 ? { proposals } : {}),
+      ...(refined ? { refinement_applied: refined.refinement_applied } : {}),
+      cache_scope: 'public',
+      ...(pagination ? { pagination } : {}),
+    },
+    env,
+  );
 }
 
 function listCreativeFormats(args: JsonObject): JsonObject {
@@ -121,8 +166,27 @@ function listCreativeFormats(args: JsonObject): JsonObject {
   return { formats: items, ...(pagination ? { pagination } : {}) };
 }
 
+/**
+ * list_creatives' filters this seller applies (core/creative-filters.json): creative_ids, statuses,
+ * name_contains and format_ids; each one given narrows the library.
+ */
+function creativeFilter(args: JsonObject): (c: CreativeRecord) => boolean {
+  const filters = objectField(args, 'filters') ?? {};
+  const ids = wanted(filters, 'creative_ids');
+  const statuses = wanted(filters, 'statuses');
+  const name = stringField(filters, 'name_contains')?.toLowerCase();
+  const formats = Array.isArray(filters['format_ids'])
+    ? new Set(filters['format_ids'].filter(isPlainObject).map((f) => String(f['id'])))
+    : undefined;
+  return (c) =>
+    (!ids || ids.has(c.creative_id)) &&
+    (!statuses || statuses.has(c.status)) &&
+    (name === undefined || c.name.toLowerCase().includes(name)) &&
+    (!formats || formats.has(c.format_id.id));
+}
+
 function listCreatives(args: JsonObject, env: ToolEnv): JsonObject {
-  const all = cloneJson([...env.state.creatives.values()]);
+  const all = cloneJson([...env.state.creatives.values()].filter(creativeFilter(args)));
   const { items, pagination } = page('list_creatives', args, all);
   return {
     query_summary: { total_matching: all.length, returned: items.length },
@@ -132,12 +196,12 @@ function listCreatives(args: JsonObject, env: ToolEnv): JsonObject {
 }
 
 function getMediaBuys(args: JsonObject, env: ToolEnv): JsonObject {
-  const ids = wanted(args, 'media_buy_ids');
-  const buys = [...env.state.mediaBuys.values()]
-    .filter((b) => !ids || ids.has(b.media_buy_id))
-    // The record's pricing_option_id is ours (delivery rates): get_media_buys' package declares none, at 3.0 or 3.1.
-    .map((b) => ({ ...b, packages: b.packages.map(({ pricing_option_id: _option, ...p }) => p) }));
-  const { items, pagination } = page('get_media_buys', args, cloneJson(buys));
+  const now = Date.now();
+  // Newest first: a buy just booked is on the first page of the account's list.
+  const buys = selectBuys(env.state.mediaBuys.values(), args, now)
+    .reverse()
+    .map((b) => buyView(b, releaseOf(env), now));
+  const { items, pagination } = page('get_media_buys', args, buys);
   return { media_buys: items, ...(pagination ? { pagination } : {}) };
 }
 
@@ -152,7 +216,7 @@ function getMediaBuyDelivery(args: JsonObject, env: ToolEnv): JsonObject {
     // Sandbox buys have not started: zero delivery, reported honestly.
     media_buy_deliveries: buys.map((b) => ({
       media_buy_id: b.media_buy_id,
-      status: b.status,
+      status: statusOf(b),
       totals: { impressions: 0, spend: 0 },
       by_package: b.packages.map((p) => ({
         package_id: p.package_id,
@@ -175,7 +239,7 @@ function rateOf(productId: string, pricingOptionId: string): number {
 }
 
 function getSignals(args: JsonObject, env: ToolEnv): JsonObject {
-  const all: JsonObject[] = cloneJson(catalog.signals);
+  const all = selectSignals(cloneJson(catalog.signals) as JsonObject[], args);
   if (releaseOf(env) === '3.0') for (const signal of all) for (const k of RELEASE_3_1_SIGNAL_FIELDS) delete signal[k];
   const { items, pagination } = page('get_signals', args, all);
   return atRelease('get_signals', { signals: items, cache_scope: 'public', ...(pagination ? { pagination } : {}) }, env);
@@ -216,14 +280,18 @@ function idempotentAnswer(
   run: () => JsonObject,
   shape: (body: JsonObject) => JsonObject = (body) => body,
 ): JsonObject {
-  const outcome = env.state.idempotent(tool, stringField(args, 'idempotency_key') ?? '', args, run);
+  return replayAware(tool, env.state.idempotent(tool, stringField(args, 'idempotency_key') ?? '', args, run), shape);
+}
+
+/** The answer of an idempotent run: a conflict refused, a replay marked `replayed` (security.mdx rule 4). */
+function replayAware(tool: string, outcome: IdempotentOutcome, shape: (body: JsonObject) => JsonObject): JsonObject {
   if ('conflict' in outcome) throw idempotencyConflict(tool);
   const body = shape(cloneJson(outcome.body));
   return outcome.replayed ? { ...body, replayed: true } : body;
 }
 
 /** What a create_media_buy must name: products this seller sells, their pricing options, a flight that ends after it starts. */
-function checkBooking(args: JsonObject): void {
+function checkBooking(args: JsonObject, env: ToolEnv): void {
   const packages = (Array.isArray(args['packages']) ? args['packages'] : []).filter(isPlainObject);
   for (const [i, p] of packages.entries()) {
     const product = catalog.products.find((c) => c.product_id === p['product_id']);
@@ -245,60 +313,90 @@ function checkBooking(args: JsonObject): void {
         suggestion: "Use a pricing_option_id from the product's pricing_options in get_products.",
       });
     }
+    checkMeasurementTerms(p, `packages[${i}]`);
+    checkAssignments(p, `packages[${i}]`, env);
   }
-  const start = args['start_time'] === 'asap' ? Date.now() : Date.parse(String(args['start_time']));
-  const end = Date.parse(String(args['end_time']));
-  if (Number.isFinite(start) && Number.isFinite(end) && end <= start) {
+  // Package refusals first, then the buy's flight.
+  checkNewFlight(args);
+}
+
+async function createMediaBuy(args: JsonObject, env: ToolEnv): Promise<JsonObject> {
+  requireSandbox(env, 'create_media_buy');
+  // The booking runs with its key marked in flight (a retry arriving meanwhile waits, then replays); a
+  // refusal inside it stores nothing under the key, so the corrected request executes.
+  const key = stringField(args, 'idempotency_key') ?? '';
+  const outcome = await env.state.idempotentAwaiting('create_media_buy', key, args, async () => {
+    const booking = withProposalPackages(args, env);
+    checkBooking(booking, env);
+    await env.state.adServerRoundTrip();
+    return book(booking);
+  });
+  return replayAware('create_media_buy', outcome, (body) => atRelease('create_media_buy', body, env));
+
+  function book(booking: JsonObject): JsonObject {
+    const now = new Date().toISOString();
+    const account = objectField(args, 'account');
+    const packages = (Array.isArray(booking['packages']) ? booking['packages'] : []).filter(isPlainObject).map((p): PackageRecord => ({
+      package_id: env.state.newId('pkg'),
+      product_id: String(p['product_id']),
+      pricing_option_id: String(p['pricing_option_id']),
+      budget: Number(p['budget']),
+      ...persistedFields(p),
+      creative_ids: assignedCreatives(p) ?? [],
+    }));
+    const record: MediaBuyRecord = {
+      media_buy_id: env.state.newId('mb'),
+      ...(account ? { account: cloneJson(account) } : {}),
+      currency: catalog.CURRENCY,
+      total_budget: packages.reduce((sum, p) => sum + p.budget, 0),
+      // `asap` starts the flight now: the buy records the date-time it became.
+      start_time: args['start_time'] === 'asap' ? now : String(args['start_time']),
+      end_time: String(args['end_time']),
+      confirmed_at: now,
+      revision: 1,
+      canceled: false,
+      hold: args['paused'] === true ? 'create' : 'none',
+      packages,
+    };
+    env.state.remember(env.state.mediaBuys, record.media_buy_id, record);
+    return { ...buyAnswer(record), confirmed_at: record.confirmed_at, packages: record.packages.map(packageAnswer) };
+  }
+}
+
+/**
+ * A booking in proposal mode (create_media_buy.mdx: "Either packages OR (proposal_id + total_budget)")
+ * gets the packages the proposal's allocations make; both at once is refused.
+ */
+function withProposalPackages(args: JsonObject, env: ToolEnv): JsonObject {
+  if (args['proposal_id'] === undefined) return args;
+  if (args['packages'] !== undefined) {
     throw new AdcpFailure({
-      code: 'VALIDATION_ERROR',
-      message: 'end_time must be after start_time',
+      code: 'INVALID_REQUEST',
+      message: 'Send either packages or proposal_id with total_budget, not both',
       recovery: 'correctable',
-      field: 'end_time',
-      suggestion: 'Send a flight whose end_time is later than its start_time.',
+      field: 'packages',
+      suggestion: 'Drop packages to execute the proposal, or drop proposal_id to book packages.',
     });
   }
+  return { ...args, packages: proposalPackages(args, env.state, releaseOf(env)) };
 }
 
-function createMediaBuy(args: JsonObject, env: ToolEnv): JsonObject {
-  requireSandbox(env, 'create_media_buy');
-  // Refusals come before the idempotency cache: only successful bookings are remembered.
-  checkBooking(args);
-  return idempotentAnswer(
-    'create_media_buy',
-    args,
-    env,
-    () => {
-      const packages = (Array.isArray(args['packages']) ? args['packages'] : []).filter(isPlainObject).map((p) => ({
-        package_id: env.state.newId('pkg'),
-        product_id: String(p['product_id']),
-        pricing_option_id: String(p['pricing_option_id']),
-        budget: Number(p['budget']),
-      }));
-      const record = {
-        media_buy_id: env.state.newId('mb'),
-        status: 'pending_creatives' as const,
-        currency: catalog.CURRENCY,
-        total_budget: packages.reduce((sum, p) => sum + p.budget, 0),
-        start_time: String(args['start_time']),
-        end_time: String(args['end_time']),
-        confirmed_at: new Date().toISOString(),
-        revision: 1,
-        packages,
-      };
-      env.state.remember(env.state.mediaBuys, record.media_buy_id, record);
-      // `status` is the envelope's task status on the flat MCP wire; the buy's own state travels as
-      // media_buy_status (3.1 only: a 3.0 answer leaves it out, see atRelease).
-      return { ...buyAnswer(record), confirmed_at: record.confirmed_at, packages: cloneJson(packages) };
-    },
-    (body) => atRelease('create_media_buy', body, env),
-  );
+/** What a package request sets that the buy keeps and echoes: its targeting overlay and measurement terms. */
+function persistedFields(p: JsonObject): Pick<PackageRecord, 'targeting_overlay' | 'measurement_terms'> {
+  const targeting = objectField(p, 'targeting_overlay');
+  const terms = objectField(p, 'measurement_terms');
+  return { ...(targeting ? { targeting_overlay: cloneJson(targeting) } : {}), ...(terms ? { measurement_terms: cloneJson(terms) } : {}) };
 }
 
-/** What create_media_buy and update_media_buy both answer about a buy (media_buy_status: 3.1, see atRelease). */
-function buyAnswer(buy: { media_buy_id: string; status: string; revision: number; currency: string; total_budget: number }): JsonObject {
+/**
+ * What create_media_buy and update_media_buy both answer about a buy. `status` is the envelope's task
+ * status on the flat MCP wire; the buy's own state travels as media_buy_status (3.1 only: a 3.0 answer
+ * leaves it out, see atRelease).
+ */
+function buyAnswer(buy: MediaBuyRecord): JsonObject {
   return {
     media_buy_id: buy.media_buy_id,
-    media_buy_status: buy.status,
+    media_buy_status: statusOf(buy),
     revision: buy.revision,
     currency: buy.currency,
     total_budget: buy.total_budget,
@@ -310,6 +408,12 @@ function syncCreatives(args: JsonObject, env: ToolEnv): JsonObject {
   requireSandbox(env, 'sync_creatives');
   const dryRun = args['dry_run'] === true;
   return idempotentAnswer('sync_creatives', args, env, () => {
+    const creativeIds = new Set(
+      (Array.isArray(args['creatives']) ? args['creatives'] : []).filter(isPlainObject).map((c) => String(c['creative_id'])),
+    );
+    const assignments = (Array.isArray(args['assignments']) ? args['assignments'] : [])
+      .filter(isPlainObject)
+      .filter((a) => creativeIds.has(String(a['creative_id'])));
     const results = (Array.isArray(args['creatives']) ? args['creatives'] : []).filter(isPlainObject).map((c) => {
       const id = String(c['creative_id']);
       const known = env.state.creatives.has(id);
@@ -327,6 +431,18 @@ function syncCreatives(args: JsonObject, env: ToolEnv): JsonObject {
       }
       return { creative_id: id, action: known ? 'updated' : 'created', ...(dryRun ? {} : { status: 'approved' }) };
     });
+    // After the library holds the creatives: attach the requested assignments (none on a dry run).
+    if (assignments.length > 0) {
+      const outcome = assignFromSync(env.state.mediaBuys.values(), assignments, !dryRun);
+      for (const r of results) {
+        const o = outcome.get(r.creative_id);
+        if (!o) continue;
+        Object.assign(r, {
+          ...(o.assigned.length > 0 ? { assigned_to: o.assigned } : {}),
+          ...(Object.keys(o.errors).length > 0 ? { assignment_errors: o.errors } : {}),
+        });
+      }
+    }
     return { dry_run: dryRun, creatives: results, sandbox: true };
   });
 }
@@ -347,7 +463,7 @@ function mediaBuyOf(args: JsonObject, env: ToolEnv): MediaBuyRecord {
 }
 
 /** Checks an update against the buy as it stands; throws the AdCP error that refuses it. */
-function checkUpdate(args: JsonObject, buy: MediaBuyRecord): void {
+function checkUpdate(args: JsonObject, buy: MediaBuyRecord, env: ToolEnv): void {
   const revision = args['revision'];
   if (typeof revision === 'number' && revision !== buy.revision) {
     throw new AdcpFailure({
@@ -358,12 +474,14 @@ function checkUpdate(args: JsonObject, buy: MediaBuyRecord): void {
       suggestion: 'Re-read the media buy with get_media_buys and retry with its current revision.',
     });
   }
-  if (buy.status === 'canceled') {
+  // Terminal states (lifecycle.mdx): canceled or completed buys take no further update.
+  const status = statusOf(buy);
+  if (status === 'canceled' || status === 'completed') {
     throw args['canceled'] === true
-      ? new AdcpFailure({ code: 'NOT_CANCELLABLE', message: 'The media buy is already canceled', recovery: 'correctable' })
+      ? new AdcpFailure({ code: 'NOT_CANCELLABLE', message: `The media buy is already ${status}`, recovery: 'correctable' })
       : new AdcpFailure({
           code: 'INVALID_STATE',
-          message: 'A canceled media buy cannot be updated',
+          message: `A ${status} media buy cannot be updated`,
           recovery: 'correctable',
           suggestion: 'Check its status with get_media_buys; book a new media buy instead.',
         });
@@ -388,17 +506,26 @@ function checkUpdate(args: JsonObject, buy: MediaBuyRecord): void {
         field: `packages[${i}].budget`,
       });
     }
+    checkAssignments(p, `packages[${i}]`, env);
   }
-  const start = Date.parse(stringField(args, 'start_time') ?? buy.start_time);
-  const end = Date.parse(stringField(args, 'end_time') ?? buy.end_time);
-  if (Number.isFinite(start) && Number.isFinite(end) && end <= start) {
-    throw new AdcpFailure({
-      code: 'VALIDATION_ERROR',
-      message: 'end_time must be after start_time',
-      recovery: 'correctable',
-      field: 'end_time',
-      suggestion: 'Send a flight whose end_time is later than its start_time.',
-    });
+  checkFlightOrder(
+    Date.parse(stringField(args, 'start_time') ?? buy.start_time),
+    Date.parse(stringField(args, 'end_time') ?? buy.end_time),
+  );
+}
+
+/** Creative assignments name creatives of this seller's library (sync_creatives first). */
+function checkAssignments(pkg: JsonObject, at: string, env: ToolEnv): void {
+  for (const [j, id] of (assignedCreatives(pkg) ?? []).entries()) {
+    if (!env.state.creatives.has(id)) {
+      throw new AdcpFailure({
+        code: 'CREATIVE_NOT_FOUND',
+        message: 'A creative assignment names a creative this seller does not hold',
+        recovery: 'correctable',
+        field: `${at}.creative_assignments[${j}].creative_id`,
+        suggestion: 'Upload the creative with sync_creatives first, or use a creative_id from list_creatives.',
+      });
+    }
   }
 }
 
@@ -412,18 +539,22 @@ function updateMediaBuy(args: JsonObject, env: ToolEnv): JsonObject {
     () => {
       // Refusals throw inside: a refused update stores nothing under its key.
       const buy = mediaBuyOf(args, env);
-      checkUpdate(args, buy);
+      checkUpdate(args, buy, env);
       const updates = new Map(
         (Array.isArray(args['packages']) ? args['packages'] : []).filter(isPlainObject).map((p) => [String(p['package_id']), p]),
       );
       // A cancel ignores every other field of the request.
-      if (args['canceled'] === true) buy.status = 'canceled';
+      if (args['canceled'] === true) buy.canceled = true;
       else {
-        if (args['paused'] === true) buy.status = 'paused';
-        else if (args['paused'] === false) buy.status = 'active';
+        // Resuming clears the hold; the buy then shows what still blocks it, if anything (lifecycle.mdx).
+        if (args['paused'] === true) buy.hold = 'update';
+        else if (args['paused'] === false) buy.hold = 'none';
         for (const p of buy.packages) {
-          const budget = updates.get(p.package_id)?.['budget'];
-          if (typeof budget === 'number') p.budget = budget;
+          const update = updates.get(p.package_id);
+          if (!update) continue;
+          if (typeof update['budget'] === 'number') p.budget = update['budget'];
+          Object.assign(p, persistedFields(update));
+          p.creative_ids = assignedCreatives(update) ?? p.creative_ids;
         }
         buy.total_budget = buy.packages.reduce((sum, p) => sum + p.budget, 0);
         buy.start_time = stringField(args, 'start_time') ?? buy.start_time;
@@ -433,7 +564,7 @@ function updateMediaBuy(args: JsonObject, env: ToolEnv): JsonObject {
       const touched =
         args['canceled'] === true || updates.size === 0 ? buy.packages : buy.packages.filter((p) => updates.has(p.package_id));
       // Full packages, never id stubs.
-      return { ...buyAnswer(buy), affected_packages: cloneJson(touched) };
+      return { ...buyAnswer(buy), affected_packages: touched.map(packageAnswer) };
     },
     (body) => atRelease('update_media_buy', body, env),
   );

@@ -38,10 +38,10 @@ describe.for(['stdio', 'json'] as const)('the reference seller over %s', (mode) 
       adcp_version: '3.1',
     });
     expect(served['isError']).toBeUndefined();
-    expect((sc(served)['products'] as unknown[]).length).toBe(3); // the whole catalog, test-product included
+    expect((sc(served)['products'] as unknown[]).length).toBe(4); // the whole catalog, the corpus fixtures included
   });
 
-  test('create_media_buy refuses a product it never issued, a pricing option its product lacks, and a flight that ends before it starts', async () => {
+  test('create_media_buy refuses a product it never issued, a pricing option its product lacks, a flight that ends before it starts or starts in the past', async () => {
     const args = probeArguments('create_media_buy', `${mode}-rules`);
     const pkg = (args['packages'] as Json[])[0]!;
     const unknown = await session.call('create_media_buy', { ...args, packages: [{ ...pkg, product_id: 'never-issued' }] });
@@ -58,7 +58,14 @@ describe.for(['stdio', 'json'] as const)('the reference seller over %s', (mode) 
       start_time: '2031-12-31T00:00:00Z',
       end_time: '2031-01-01T00:00:00Z',
     });
-    expect(errorOf(reversed)).toMatchObject({ code: 'VALIDATION_ERROR', recovery: 'correctable', field: 'end_time' });
+    expect(errorOf(reversed)).toMatchObject({ code: 'INVALID_REQUEST', recovery: 'correctable', field: 'end_time' });
+    // create_media_buy.mdx "Flight date validation": a concrete start in the past → INVALID_REQUEST.
+    const past = await session.call('create_media_buy', {
+      ...args,
+      idempotency_key: `${mode}-rules-past-0123456789`,
+      start_time: new Date(Date.now() - 3600_000).toISOString(),
+    });
+    expect(errorOf(past)).toMatchObject({ code: 'INVALID_REQUEST', recovery: 'correctable', field: 'start_time' });
     // None of the refusals was cached: the same key now books.
     const booked = await session.call('create_media_buy', args);
     expect(typeof sc(booked)['media_buy_id']).toBe('string');
@@ -71,7 +78,7 @@ describe.for(['stdio', 'json'] as const)('the reference seller over %s', (mode) 
     expect(first['pagination']).toMatchObject({ has_more: true, total_count: all.length });
     const cursor = (first['pagination'] as Json)['cursor'];
     expect(typeof cursor).toBe('string');
-    const second = sc(await session.call('get_products', { ...base, pagination: { max_results: 2, cursor } }));
+    const second = sc(await session.call('get_products', { ...base, pagination: { max_results: all.length - 1, cursor } }));
     expect(second['pagination']).toEqual({ has_more: false, total_count: all.length });
     expect([...(first['products'] as Json[]), ...(second['products'] as Json[])].map((p) => p['product_id'])).toEqual(all);
     // A cursor of another task, or no cursor of ours at all, is refused.

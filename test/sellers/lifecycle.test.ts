@@ -1,5 +1,5 @@
 // The reference seller's Required tasks beyond booking (protocol/required-tasks.mdx): update_media_buy
-// (pause → paused, resume → active, cancel → canceled; stale revision → CONFLICT; cancel again →
+// (pause → paused, resume → what still blocks the buy, cancel → canceled; stale revision → CONFLICT; cancel again →
 // NOT_CANCELLABLE; any other update of a canceled buy → INVALID_STATE), provide_performance_feedback and
 // activate_signal. In-process: each handler with a seller state of its own.
 import { describe, expect, test } from 'vitest';
@@ -9,7 +9,12 @@ import { SellerState } from '../../sellers/reference/state.ts';
 import { toolSpecs, type ToolEnv } from '../../sellers/reference/tools.ts';
 import { probeArguments } from './client.ts';
 
-const run = (tool: string, args: JsonObject, env: ToolEnv): JsonObject => toolSpecs.find((s) => s.name === tool)!.run(args, env);
+/** A task that answers at once (every one but create_media_buy, which awaits its ad server: see booked). */
+const run = (tool: string, args: JsonObject, env: ToolEnv): JsonObject => {
+  const body = toolSpecs.find((s) => s.name === tool)!.run(args, env);
+  if (body instanceof Promise) throw new Error(`${tool} answers asynchronously: await it`);
+  return body;
+};
 
 /** The AdCP error a call throws (fails the test when it succeeds). */
 function refusal(call: () => unknown): AdcpFailure['body'] {
@@ -22,9 +27,10 @@ function refusal(call: () => unknown): AdcpFailure['body'] {
   throw new Error('expected an AdCP error, got a success');
 }
 
-function booked(): { env: ToolEnv; id: string } {
+async function booked(): Promise<{ env: ToolEnv; id: string }> {
   const env: ToolEnv = { state: new SellerState(), sandbox: true };
-  const id = String(run('create_media_buy', probeArguments('create_media_buy', 'life') as JsonObject, env)['media_buy_id']);
+  const create = toolSpecs.find((s) => s.name === 'create_media_buy')!;
+  const id = String((await create.run(probeArguments('create_media_buy', 'life') as JsonObject, env))['media_buy_id']);
   return { env, id };
 }
 
@@ -37,13 +43,17 @@ const update = (id: string, extra: JsonObject): JsonObject => ({
 });
 
 describe('update_media_buy', () => {
-  test('pause → paused, resume → active, cancel → canceled; each bumps revision; reads agree', () => {
-    const { env, id } = booked();
+  test('pause → paused, resume → pending_creatives (none assigned yet), cancel → canceled; each bumps revision; reads agree', async () => {
+    const { env, id } = await booked();
     expect(run('update_media_buy', update(id, { paused: true, revision: 1 }), env)).toMatchObject({
       media_buy_status: 'paused',
       revision: 2,
     });
-    expect(run('update_media_buy', update(id, { paused: false }), env)).toMatchObject({ media_buy_status: 'active', revision: 3 });
+    // lifecycle.mdx: resuming clears the hold; with no creatives assigned the buy shows pending_creatives.
+    expect(run('update_media_buy', update(id, { paused: false }), env)).toMatchObject({
+      media_buy_status: 'pending_creatives',
+      revision: 3,
+    });
     const canceled = run('update_media_buy', update(id, { canceled: true, paused: true }), env);
     expect(canceled).toMatchObject({ media_buy_status: 'canceled', revision: 4 });
     // Full packages, never id stubs.
@@ -56,8 +66,8 @@ describe('update_media_buy', () => {
     expect(read[0]).toMatchObject({ media_buy_id: id, status: 'canceled', revision: 4 });
   });
 
-  test('refusals: stale revision, unknown buy or package, cancel again, update of a canceled buy', () => {
-    const { env, id } = booked();
+  test('refusals: stale revision, unknown buy or package, cancel again, update of a canceled buy', async () => {
+    const { env, id } = await booked();
     expect(refusal(() => run('update_media_buy', update(id, { paused: true, revision: 7 }), env))).toMatchObject({
       code: 'CONFLICT',
       field: 'revision',
@@ -68,7 +78,7 @@ describe('update_media_buy', () => {
       field: 'packages[0].package_id',
     });
     expect(refusal(() => run('update_media_buy', update(id, { end_time: '2000-01-01T00:00:00Z' }), env))).toMatchObject({
-      code: 'VALIDATION_ERROR',
+      code: 'INVALID_REQUEST',
       field: 'end_time',
     });
     run('update_media_buy', update(id, { canceled: true }), env);
@@ -76,9 +86,13 @@ describe('update_media_buy', () => {
     expect(refusal(() => run('update_media_buy', update(id, { paused: false }), env))).toMatchObject({ code: 'INVALID_STATE' });
   });
 
-  test('re-budgets a package (total follows); a replay returns the first answer, a refused key is not stored', () => {
-    const { env, id } = booked();
-    const pkg = String(((run('get_media_buys', {}, env)['media_buys'] as JsonObject[])[0]!['packages'] as JsonObject[])[0]!['package_id']);
+  test('re-budgets a package (total follows); a replay returns the first answer, a refused key is not stored', async () => {
+    const { env, id } = await booked();
+    const pkg = String(
+      ((run('get_media_buys', { media_buy_ids: [id] }, env)['media_buys'] as JsonObject[])[0]!['packages'] as JsonObject[])[0]![
+        'package_id'
+      ],
+    );
     const args = update(id, { packages: [{ package_id: pkg, budget: 1200 }] });
     const first = run('update_media_buy', args, env);
     expect(first).toMatchObject({ revision: 2, total_budget: 1200, affected_packages: [{ package_id: pkg, budget: 1200 }] });
@@ -88,8 +102,8 @@ describe('update_media_buy', () => {
     expect(run('update_media_buy', { ...refused, revision: 2 }, env)).toMatchObject({ media_buy_status: 'paused', revision: 3 });
   });
 
-  test('serving 3.0 leaves media_buy_status, currency and total_budget out', () => {
-    const { env, id } = booked();
+  test('serving 3.0 leaves media_buy_status, currency and total_budget out', async () => {
+    const { env, id } = await booked();
     const body = run('update_media_buy', update(id, { paused: true }), { ...env, release: '3.0' });
     expect(body).toMatchObject({ media_buy_id: id, revision: 2 });
     for (const k of ['media_buy_status', 'currency', 'total_budget']) expect(body).not.toHaveProperty(k);
@@ -97,8 +111,8 @@ describe('update_media_buy', () => {
 });
 
 describe('provide_performance_feedback and activate_signal', () => {
-  test('feedback on a booked buy succeeds; on an unknown one → MEDIA_BUY_NOT_FOUND', () => {
-    const { env, id } = booked();
+  test('feedback on a booked buy succeeds; on an unknown one → MEDIA_BUY_NOT_FOUND', async () => {
+    const { env, id } = await booked();
     const args = { ...probeArguments('provide_performance_feedback', 'life-fb'), media_buy_id: id } as JsonObject;
     expect(run('provide_performance_feedback', args, env)).toEqual({ success: true, sandbox: true });
     const unknown = { ...args, idempotency_key: 'life-fb-unknown-0123456789', media_buy_id: 'mb_nope' };

@@ -22,21 +22,25 @@ const ENVELOPE_30 = new Set(['/status', '/adcp/supported_versions']);
 type Json = Record<string, unknown>;
 
 /** Every tool's payload at `release`, in one seller state, as the envelope would carry it. */
-function payloadsAt(release: Release): Map<string, JsonObject> {
+async function payloadsAt(release: Release): Promise<Map<string, JsonObject>> {
   const state = new SellerState();
   const out = new Map<string, JsonObject>();
   for (const tool of CALL_ORDER) {
     const args = probeArguments(tool, `rel-${release}-${tool}`) as JsonObject;
     if ('media_buy_id' in args) args['media_buy_id'] = out.get('create_media_buy')!['media_buy_id'];
-    const body = toolSpecs.find((s) => s.name === tool)!.run(args, { state, sandbox: true, release });
+    const body = await toolSpecs.find((s) => s.name === tool)!.run(args, { state, sandbox: true, release });
     out.set(tool, payloadOf(body, args['context'] as JsonObject));
   }
   return out;
 }
 
+// create_media_buy awaits its ad server: the payloads are made before the tests are collected.
+const AT_30 = await payloadsAt('3.0');
+const AT_31 = await payloadsAt('3.1');
+
 describe('payloads per release (in-process)', () => {
-  const at30 = payloadsAt('3.0');
-  const at31 = payloadsAt('3.1');
+  const at30 = AT_30;
+  const at31 = AT_31;
 
   test.for(CALL_ORDER)('3.0: %s validates against the AdCP 3.0 response schema and declares nothing 3.0 lacks', (tool) => {
     const payload = at30.get(tool)!;
@@ -68,16 +72,16 @@ describe('payloads per release (in-process)', () => {
     for (const tool of CALL_ORDER) expect(responseErrors(loadTree('3.0'), tool, at31.get(tool)!), tool).toEqual([]);
   });
 
-  test('a replay is shaped for the release it is served at, whatever release booked it', () => {
+  test('a replay is shaped for the release it is served at, whatever release booked it', async () => {
     const state = new SellerState();
     const spec = toolSpecs.find((s) => s.name === 'create_media_buy')!;
     const args = probeArguments('create_media_buy', 'rel-replay') as JsonObject;
-    const first = spec.run(args, { state, sandbox: true, release: '3.1' });
-    const replay = spec.run(args, { state, sandbox: true, release: '3.0' });
+    const first = await spec.run(args, { state, sandbox: true, release: '3.1' });
+    const replay = await spec.run(args, { state, sandbox: true, release: '3.0' });
     expect(first).toHaveProperty('media_buy_status');
     expect(replay).toMatchObject({ media_buy_id: first['media_buy_id'], replayed: true });
     expect(replay).not.toHaveProperty('media_buy_status');
-    const again = spec.run(args, { state, sandbox: true, release: '3.1' });
+    const again = await spec.run(args, { state, sandbox: true, release: '3.1' });
     expect(again).toMatchObject({ media_buy_status: 'pending_creatives', replayed: true });
   });
 });

@@ -86,11 +86,16 @@ for (const mode of MODES) {
       expect(responseErrors(loadTree('3.1.19'), tool, sc)).toEqual([]);
     });
 
-    test('the mutating calls booked something the reads then report', () => {
+    test('the mutating calls booked something the reads then report', async () => {
       const sc = (tool: string) => results.get(tool)!.result['structuredContent'] as Json;
       const buyId = sc('create_media_buy')['media_buy_id'];
       expect(typeof buyId).toBe('string');
-      expect((sc('get_media_buys')['media_buys'] as Json[]).map((b) => b['media_buy_id'])).toContain(buyId);
+      // The default list shows active buys only (get_media_buys.mdx: status_filter defaults to ["active"]);
+      // the paused buy is found by id, and in the list of paused buys.
+      expect(sc('get_media_buys')['media_buys']).toEqual([]);
+      const ids = (r: Json) => ((r['structuredContent'] as Json)['media_buys'] as Json[]).map((b) => b['media_buy_id']);
+      expect(ids(await session.call('get_media_buys', { media_buy_ids: [buyId] }))).toEqual([buyId]);
+      expect(ids(await session.call('get_media_buys', { status_filter: ['paused'] }))).toContain(buyId);
       expect((sc('get_media_buy_delivery')['media_buy_deliveries'] as Json[]).map((d) => d['media_buy_id'])).toContain(buyId);
       expect((sc('list_creatives')['creatives'] as Json[]).length).toBeGreaterThan(0);
     });
