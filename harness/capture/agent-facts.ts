@@ -12,5 +12,6 @@ export function agentFacts(agent: AgentConfig): AgentCapture['agent'] {
     sandbox: agent.sandbox,
     ...(agent.adcpVersion !== undefined ? { adcpVersion: agent.adcpVersion } : {}),
     ...(agent.metaIdTools !== undefined ? { metaIdTools: { ...agent.metaIdTools } } : {}),
+    ...(agent.account !== undefined ? { account: structuredClone(agent.account) } : {}),
   };
 }

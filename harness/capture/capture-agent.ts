@@ -8,7 +8,7 @@ import { classify, failure } from '../connect/failure.ts';
 import { openTransport, PermissiveResult, PinnedClient, type Session } from '../connect/session.ts';
 import type { HarnessStdioTransport } from '../connect/stdio-transport.ts';
 import type { AgentCapture, Exchange, ExchangeOutcome, ExchangeScenario, ScenarioRecord, TransportFailure } from '../record/exchange.ts';
-import { correlationId, defaultProbes, withContext } from './probes.ts';
+import { correlationId, defaultProbes, withAccount, withContext } from './probes.ts';
 import { runScenarios } from './scenarios.ts';
 import { AUTH_SCENARIOS, unauthenticatedScenario } from './unauthenticated.ts';
 import { redactDeep, usableSecrets } from '../config/redact.ts';
@@ -161,7 +161,7 @@ class AgentRun {
     if (outcome) {
       this.stopped = outcome;
       this.state.aborted ??= outcome;
-      if (this.tracker.current) this.tracker.fail(outcome, this.tracker.current);
+      for (const call of this.tracker.pending()) this.tracker.fail(outcome, call);
       await Promise.race([work, sleep(Math.min(250, closeReserve / 2))]); // let the in-flight call record itself
     }
     this.progress('close');
@@ -281,6 +281,19 @@ class AgentRun {
         };
         this.state.exchanges.push(x);
         return x;
+      },
+      together: async (calls: ReadonlyArray<{ tool: string; args: Record<string, unknown>; scenario: ExchangeScenario }>) => {
+        const first = calls[0]?.scenario;
+        if (!first || this.blocked(`scenario ${first.name} steps ${calls.map((c) => c.scenario.step).join(', ')} not run`))
+          return calls.map(() => undefined);
+        this.progress(`${first.name}: ${calls.length} calls at once (${calls.map((c) => c.tool).join(', ')})`);
+        const base = this.state.exchanges.length;
+        // Every request is on the wire before any answer is awaited (callTool sends synchronously up to its
+        // first await); the record keeps the order given, whatever order the answers came in.
+        const made = await Promise.all(calls.map((c, i) => this.callTool({ tool: c.tool, arguments: c.args, intent: 'valid' }, base + i)));
+        const out = made.map((x, i) => ({ ...x, scenario: { ...calls[i]!.scenario } }));
+        this.state.exchanges.push(...out);
+        return out;
       },
     };
     const ended = (): boolean => this.stopped !== undefined || this.state.aborted !== undefined;
@@ -594,7 +607,11 @@ class AgentRun {
   private async callTool(probe: Probe, index: number, withoutContext = false): Promise<Exchange> {
     const args = this.pinned(
       probe.tool,
-      withoutContext ? { ...probe.arguments } : withContext(probe.arguments, correlationId(this.agent.name, index)),
+      withAccount(
+        probe.tool,
+        withoutContext ? { ...probe.arguments } : withContext(probe.arguments, correlationId(this.agent.name, index)),
+        this.agent,
+      ),
     );
     const request = { name: probe.tool, arguments: args };
     const startedAt = new Date().toISOString();

@@ -2,7 +2,7 @@
 // lists (each a VALID request under the official AdCP 3.x request schema), one deliberately invalid
 // call for the error path, and the mutating tasks only for sandbox agents.
 import { randomUUID } from 'node:crypto';
-import { PROBE_TASKS } from '../adcp-tasks.ts';
+import { ACCOUNT_TASKS, PROBE_TASKS } from '../adcp-tasks.ts';
 import type { AgentConfig, Probe } from '../config/types.ts';
 
 const BRIEF = 'Conformance probe: display and online video for a sports-equipment launch in the US, next quarter.';
@@ -38,6 +38,16 @@ export function accountFor(agent?: Pick<AgentConfig, 'account'>): Record<string,
 
 /** Whether the account a call names is the harness's own stand-in (the reports say so). */
 export const usesOwnAccount = (agent: Pick<AgentConfig, 'account'>): boolean => agent.account === undefined;
+
+/**
+ * The arguments of a call, with the agent's configured `account` added where the task takes one
+ * (adcp-tasks.ts `takesAccount`) and the arguments name none, as a NEW object. Without a configured
+ * account, nothing is added: read-only calls then name no account, as a buyer new to the seller would.
+ */
+export function withAccount(tool: string, args: Record<string, unknown>, agent: Pick<AgentConfig, 'account'>): Record<string, unknown> {
+  if (agent.account === undefined || !ACCOUNT_TASKS.has(tool) || Object.hasOwn(args, 'account')) return args;
+  return { ...args, account: accountFor(agent) };
+}
 
 /**
  * Mutating tasks, called only when the agent is marked `sandbox` (sync with `dry_run`). create_media_buy

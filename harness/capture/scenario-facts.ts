@@ -27,6 +27,16 @@ export const STEP = {
   replay: 'replay',
   conflict: 'conflict',
   missingKey: 'missing-key',
+  /** A booking refused (an unknown product) under a fresh key, then the corrected booking under that key. */
+  errorFirst: 'error-first',
+  errorRetry: 'error-retry',
+  /** A booking whose idempotency_key is shorter than the schemas allow. */
+  malformedKey: 'malformed-key',
+  /** Two identical bookings under one fresh key, sent at once (recorded first, second). */
+  concurrentFirst: 'concurrent-first',
+  concurrentSecond: 'concurrent-second',
+  /** A buy the idempotency walk booked, canceled again. */
+  cleanup: 'cleanup',
   unknownProduct: 'unknown-product',
   unknownMediaBuy: 'unknown-media-buy',
   withoutCredentials: 'without-credentials',
@@ -167,13 +177,20 @@ export function pageSize(n: number): number {
   return Math.min(100, Math.max(1, Math.ceil(n / (MAX_PAGES - 1))));
 }
 
-/** The first product of the seller's own get_products answer that names a pricing option: what a buyer would book. */
-export function bookableProduct(exchanges: readonly Exchange[]): BookedProduct | undefined {
+/**
+ * The first product of the seller's own get_products answer that names a pricing option (and that `accept`
+ * takes, e.g. a non-guaranteed one): what a buyer would book.
+ */
+export function bookableProduct(
+  exchanges: readonly Exchange[],
+  accept: (product: unknown) => boolean = () => true,
+): BookedProduct | undefined {
   for (const x of exchanges) {
     if (x.tool !== 'get_products' || x.intent === 'invalid') continue;
     const products = own(successPayload(x), 'products');
     if (!Array.isArray(products)) continue;
     for (const p of products) {
+      if (!accept(p)) continue;
       const productId = own(p, 'product_id');
       const options = own(p, 'pricing_options');
       const option: unknown = Array.isArray(options) ? options[0] : undefined;

@@ -6,14 +6,15 @@
 // pagination.cursor, idempotency.*, error.unknown-reference) judge the steps.
 //
 // Cost, per agent: version negotiation 2 calls; pagination 1–4 pages (2 against the reference seller);
-// on sandbox agents only, idempotency 1–4 create_media_buy calls and unknown references 1–2 calls. A
+// on sandbox agents only, idempotency 1–9 create_media_buy calls and the cancels of what they booked
+// (idempotency-flow.ts), unknown references 1–2 calls, the media-buy lifecycle at most 20 calls (14 against
+// the reference seller: media-buy-flow.ts) and the creative library at most 8 (4: creative-flow.ts). A
 // scenario varies a call the probes already made (same arguments); only when none succeeded does it
 // make that call itself first (step `base`).
 import { randomUUID } from 'node:crypto';
 import type { Exchange, ScenarioRecord } from '../record/exchange.ts';
-import { createMediaBuyArguments, defaultArguments, updateMediaBuyArguments } from './probes.ts';
+import { defaultArguments, updateMediaBuyArguments } from './probes.ts';
 import {
-  bookableProduct,
   capabilityFacts,
   isSuccess,
   LIST_TASKS,
@@ -36,6 +37,9 @@ import { PINNED_TASKS } from '../adcp-tasks.ts';
 import { majorMismatchScenario, releaseNegotiationScenario } from './version-scenario.ts';
 import { contextNotFabricatedScenario, protocolFieldsScenario } from './envelope-scenario.ts';
 import { CREDENTIAL_IN_ARGS, credentialInArgsScenario } from './credential-in-args.ts';
+import { idempotencyScenario, SANDBOX_ONLY } from './idempotency-flow.ts';
+import { mediaBuyLifecycleScenario } from './media-buy-flow.ts';
+import { creativeLibraryScenario } from './creative-flow.ts';
 
 import type { ScenarioHost } from './scenario-host.ts';
 export type { ScenarioHost };
@@ -131,26 +135,8 @@ const pagination: Scenario = async (host) => {
   return ran(name, { baseCall: indexOf(host, base.exchange) });
 };
 
-const SANDBOX_ONLY = 'mutating probes (create_media_buy, update_media_buy) run only on agents marked `sandbox`';
-
-/** The idempotency walk: a booking, its replay, the same key with another body, and a request with no key. */
-const idempotency: Scenario = async (host) => {
-  const name = SCENARIO.idempotency;
-  if (!host.agent.sandbox) return notApplicable(name, SANDBOX_ONLY);
-  if (!host.listed.has('create_media_buy')) return notApplicable(name, 'the agent does not list create_media_buy');
-  const args = createMediaBuyArguments(bookableProduct(host.exchanges()), host.agent);
-  const original = await host.call('create_media_buy', args, { name, step: STEP.original });
-  // Replays mean something only after a booking that worked, and only from a seller that says it deduplicates.
-  if (!original || !isSuccess(original) || capabilityFacts(host.exchanges()).idempotency !== 'supported') return ran(name);
-  await host.call('create_media_buy', args, { name, step: STEP.replay });
-  const packages = (args['packages'] as Array<Record<string, unknown>>).map((p, i) =>
-    i === 0 ? { ...p, budget: Number(p['budget']) + 50 } : p,
-  );
-  await host.call('create_media_buy', { ...args, packages }, { name, step: STEP.conflict });
-  const { idempotency_key: _key, ...withoutKey } = args;
-  await host.call('create_media_buy', withoutKey, { name, step: STEP.missingKey });
-  return ran(name);
-};
+/** The idempotency walk (idempotency-flow.ts): replay, conflict, missing key, error then retry, malformed key, a concurrent pair. */
+const idempotency: Scenario = idempotencyScenario;
 
 /** Ids the seller never issued: a product to book, a media buy to update. */
 const unknownReference: Scenario = async (host) => {
@@ -189,6 +175,8 @@ export const SCENARIOS: ReadonlyArray<{ name: string; run: Scenario }> = [
   { name: SCENARIO.pagination, run: pagination },
   { name: SCENARIO.idempotency, run: idempotency },
   { name: SCENARIO.unknownReference, run: unknownReference },
+  mediaBuyLifecycleScenario,
+  creativeLibraryScenario,
   releaseNegotiationScenario,
   majorMismatchScenario,
   protocolFieldsScenario,

@@ -141,7 +141,7 @@ export interface AgentCheck extends CheckBase {
 
 export type Check = ExchangeCheck | AgentCheck;
 
-const ID = /^[a-z][a-z0-9]*\.[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const ID = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Declare a check. Validates the definition's data so a malformed module fails loudly at load. */
 export function defineCheck<T extends Check>(check: T): T {
@@ -177,7 +177,7 @@ export const notApplicable = (reason: string): Verdict => ({ status: 'not-applic
  * see), `call` the call it judges when that is not the call being judged (exchange checks default to it).
  */
 /** `see <check id>` in an untested reason: the check whose failure left it untested. */
-const SEE_CHECK = /\bsee ([a-z][a-z0-9]*\.[a-z0-9]+(?:-[a-z0-9]+)*)\b/;
+const SEE_CHECK = /\bsee ([a-z][a-z0-9]*(?:-[a-z0-9]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*)\b/;
 
 /**
  * An untested verdict. Its precondition (blockedBy) is the check its reason sends the reader to

@@ -7,6 +7,7 @@ import type { AdcpErrorBody } from '../reference/adcp-error.ts';
 import type { ToolResult } from '../reference/envelope.ts';
 import type { JsonObject } from '../reference/json.ts';
 import type { OutputShape } from '../reference/output-schemas.ts';
+import type { IdempotencyBugs } from '../reference/state.ts';
 
 /** The status a tripped check must have: `fail` for a MUST in force, `warn` for a SHOULD. */
 export type TripStatus = 'fail' | 'warn';
@@ -44,6 +45,8 @@ export interface FaultBehaviour {
   error?(error: AdcpErrorBody): void;
   /** Replaces a built error result. */
   errorResult?(result: ToolResult): unknown;
+  /** Bugs of the seller's idempotency layer (sellers/reference/state.ts IdempotencyBugs). */
+  idempotency?: IdempotencyBugs;
   /** Streams this tool's success answer with structuredContent padded to `bytes` (streamed-answer.ts). */
   stream?: { tool: string; bytes: number };
   /** Implemented by the transport module itself (stdout logs, HTTP headers). */
@@ -84,7 +87,7 @@ export interface Fault {
 }
 
 const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const CHECK_ID = /^[a-z][a-z0-9]*\.[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const CHECK_ID = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const ADCP_RELEASE = /^\d+\.\d+$/;
 
 /** Declare a fault. Validates the declaration's data so a malformed module fails loudly at load. */

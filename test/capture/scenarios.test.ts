@@ -61,26 +61,59 @@ describe('scenarios against the reference seller', () => {
       'get_products version-negotiation:unsupported-version',
       'get_products version-negotiation:supported-version',
       'get_products pagination:page-1',
-      'get_products pagination:page-2',
-      'get_products pagination:page-3', // three products at a page size of one
+      'get_products pagination:page-2', // four products at a page size of two
       'create_media_buy idempotency:original',
       'create_media_buy idempotency:replay',
       'create_media_buy idempotency:conflict',
       'create_media_buy idempotency:missing-key',
+      'create_media_buy idempotency:error-first',
+      'create_media_buy idempotency:error-retry',
+      'create_media_buy idempotency:malformed-key',
+      'create_media_buy idempotency:concurrent-first', // the pair, sent at once (test/capture/idempotency-flow.test.ts)
+      'create_media_buy idempotency:concurrent-second',
+      'update_media_buy idempotency:cleanup', // the original booking, the corrected retry and the pair's, canceled
+      'update_media_buy idempotency:cleanup',
+      'update_media_buy idempotency:cleanup',
       'create_media_buy unknown-reference:unknown-product',
       'update_media_buy unknown-reference:unknown-media-buy',
+      // The media-buy lifecycle (harness/capture/media-buy-flow.ts; test/checks/state-flows.test.ts).
+      'create_media_buy media-buy-lifecycle:book',
+      'get_media_buys media-buy-lifecycle:read-by-id',
+      'get_media_buys media-buy-lifecycle:read-list-1',
+      'update_media_buy media-buy-lifecycle:pause',
+      'get_media_buys media-buy-lifecycle:read-paused',
+      'update_media_buy media-buy-lifecycle:stale-revision',
+      'update_media_buy media-buy-lifecycle:resume',
+      'get_media_buys media-buy-lifecycle:read-resumed',
+      'update_media_buy media-buy-lifecycle:cancel',
+      'get_media_buys media-buy-lifecycle:read-canceled',
+      'update_media_buy media-buy-lifecycle:cancel-again',
+      'update_media_buy media-buy-lifecycle:update-canceled',
+      'create_media_buy media-buy-lifecycle:past-start',
+      'create_media_buy media-buy-lifecycle:end-before-start',
+      // The creative library (harness/capture/creative-flow.ts).
+      'sync_creatives creative-library:sync',
+      'list_creatives creative-library:list-1',
+      'sync_creatives creative-library:dry-run',
+      'list_creatives creative-library:list-after-dry-run-1',
     ]);
-    // The booking names a product the seller offered in its own get_products answer.
+    // The booking names the first product the seller offered in its own get_products answer (the probe's brief).
+    const probe = capture.exchanges.find((x) => x.tool === 'get_products' && !x.scenario && x.intent !== 'invalid')!;
+    const offered = ((probe.outcome as { result: { structuredContent: { products: Array<Record<string, unknown>> } } }).result
+      .structuredContent.products[0] ?? {}) as { product_id?: string; pricing_options?: Array<{ pricing_option_id: string }> };
     const booking = capture.exchanges.find((x) => x.scenario?.step === 'original')!;
     expect((booking.request.arguments['packages'] as Array<Record<string, unknown>>)[0]).toMatchObject({
-      product_id: 'test-product',
-      pricing_option_id: 'default',
+      product_id: offered.product_id,
+      pricing_option_id: offered.pricing_options?.[0]?.pricing_option_id,
     });
+    expect(offered.product_id).toEqual(expect.any(String));
     expect(capture.scenarios?.filter((r) => !WIRE.has(r.name)).map((r) => `${r.name}:${r.status}`)).toEqual([
       'version-negotiation:ran',
       'pagination:ran',
       'idempotency:ran',
       'unknown-reference:ran',
+      'media-buy-lifecycle:ran',
+      'creative-library:ran',
       'unauthenticated:not-applicable',
       'public-discovery:not-applicable',
       'invalid-credentials:not-applicable',
@@ -101,6 +134,10 @@ describe('scenarios against the reference seller', () => {
       'idempotency.conflict': ['pass'],
       'idempotency.missing-key': ['pass'],
       'idempotency.replay': ['pass'],
+      'idempotency.replayed-flag': ['pass'],
+      'idempotency.error-not-cached': ['pass'],
+      'idempotency.malformed-key': ['pass'],
+      'idempotency.concurrent': ['pass'],
       'pagination.cursor': ['pass'],
     });
 
@@ -163,11 +200,20 @@ describe('scenarios against the reference seller', () => {
   test('an agent not marked sandbox: no mutating call, and the mutating rules say why they do not apply', async () => {
     const capture = await captureAgent(stdio({ sandbox: false, args: [...stdioSellerCommand({ sandbox: false }).args] }));
     expect(capture.exchanges.some((x) => x.tool === 'create_media_buy')).toBe(false);
-    expect(steps(capture)).toHaveLength(5); // version negotiation (2) and three product pages
+    expect(steps(capture)).toHaveLength(4); // version negotiation (2) and two product pages (four products, two a page)
     const idempotency = capture.scenarios?.find((r) => r.name === 'idempotency');
     expect(idempotency).toMatchObject({ status: 'not-applicable', reason: expect.stringContaining('sandbox') });
     const statuses = business(capture);
-    for (const id of ['idempotency.replay', 'idempotency.conflict', 'idempotency.missing-key', 'error.unknown-reference'])
+    for (const id of [
+      'idempotency.replay',
+      'idempotency.conflict',
+      'idempotency.missing-key',
+      'idempotency.replayed-flag',
+      'idempotency.error-not-cached',
+      'idempotency.malformed-key',
+      'idempotency.concurrent',
+      'error.unknown-reference',
+    ])
       expect(statuses[id]).toEqual(['not-applicable']);
   }, 90_000);
 

@@ -15,9 +15,9 @@ function rulesTable(): Map<string, string> {
   const end = text.indexOf('### ', start);
   const section = text.slice(start, end === -1 ? undefined : end);
   const rows = new Map<string, string>();
-  for (const m of section.matchAll(/^\|\s*`([a-z]+\.[a-z0-9-]+)`\s*\|\s*([A-Z*]+)\s*\|/gm)) rows.set(m[1]!, m[2]!);
+  for (const m of section.matchAll(/^\|\s*`([a-z-]+\.[a-z0-9-]+)`\s*\|\s*([A-Z*]+)\s*\|/gm)) rows.set(m[1]!, m[2]!);
   // A later section may restate a rule for a release (`| \`error.recovery\` (3.1) | MUST* |`): that level wins.
-  for (const m of text.matchAll(/^\|\s*`([a-z]+\.[a-z0-9-]+)`\s*\(\d+\.\d+\)\s*\|\s*([A-Z*]+)\s*\|/gm)) rows.set(m[1]!, m[2]!);
+  for (const m of text.matchAll(/^\|\s*`([a-z-]+\.[a-z0-9-]+)`\s*\(\d+\.\d+\)\s*\|\s*([A-Z*]+)\s*\|/gm)) rows.set(m[1]!, m[2]!);
   return rows;
 }
 
@@ -33,7 +33,7 @@ describe('the catalog', () => {
   test('ids are unique kebab-case `area.slug`, one module per check at <area>/<slug>.ts', () => {
     const ids = catalog.map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const id of ids) expect(id).toMatch(/^[a-z]+\.[a-z0-9]+(?:-[a-z0-9]+)*$/);
+    for (const id of ids) expect(id).toMatch(/^[a-z]+(?:-[a-z]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*$/);
     expect(checkModuleFiles().map((f) => `${f.area}.${f.slug}`)).toEqual(ids);
   });
 

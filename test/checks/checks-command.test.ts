@@ -17,7 +17,7 @@ describe('adcp-conformance checks', () => {
     expect(lines[0]).toMatch(/^ID\s+SEVERITY\s+SCOPE\s+TITLE$/);
     for (const c of catalog) expect(lines.some((l) => l.startsWith(`${c.id} `))).toBe(true);
     const titleColumn = lines[0]!.indexOf('TITLE');
-    const rows = lines.filter((l) => /^[a-z]+\.[a-z0-9-]+ /.test(l));
+    const rows = lines.filter((l) => /^[a-z-]+\.[a-z0-9-]+ /.test(l));
     expect(rows).toHaveLength(catalog.length);
     for (const row of rows) expect(row[titleColumn - 1]).toBe(' ');
     expect(stdout).toMatch(/envelope\.structured-content\s+MUST\*/);

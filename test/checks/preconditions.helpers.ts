@@ -10,7 +10,7 @@ export function unstructuredPreconditions(
 ): string[] {
   return outcomes.flatMap((o) => {
     if (o.status !== 'untested') return [];
-    const named = /\bsee ([a-z][a-z0-9]*\.[a-z0-9]+(?:-[a-z0-9]+)*)\b/.exec(o.message)?.[1];
+    const named = /\bsee ([a-z][a-z0-9]*(?:-[a-z0-9]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*)\b/.exec(o.message)?.[1];
     if (named === undefined || !IDS.has(named)) return [];
     const by = typeof o.blockedBy === 'string' ? o.blockedBy : (o.blockedBy as { check?: unknown } | undefined)?.check;
     return by === named ? [] : [`${o.check} › ${o.tool}: "${o.message}" but blockedBy ${String(by)}`];

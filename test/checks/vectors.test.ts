@@ -44,8 +44,7 @@ describe('check vectors (vectors/envelope-checks.json, vectors/checks/*.json)', 
 
   test('every catalog id has a positive and a negative vector', () => {
     const seen = new Map<string, Set<string>>();
-    for (const v of allVectors)
-      for (const [id, s] of Object.entries(v.expected_outcomes)) seen.set(id, (seen.get(id) ?? new Set()).add(s));
+    for (const v of allVectors) for (const [id, s] of Object.entries(v.expected_outcomes)) seen.set(id, (seen.get(id) ?? new Set()).add(s));
     const uncovered = catalog
       .map((c) => c.id)
       .filter((id) => {

@@ -229,6 +229,10 @@ function cleanRules(run: Run): string[] {
     'idempotency.replay',
     'idempotency.conflict',
     'idempotency.missing-key',
+    'idempotency.replayed-flag',
+    'idempotency.error-not-cached',
+    'idempotency.malformed-key',
+    'idempotency.concurrent',
     'pagination.cursor',
   ];
   if (run.credentials) rules.push('auth.unauthenticated', 'auth.invalid-credentials', 'auth.public-discovery');

@@ -456,6 +456,42 @@ const observations: Record<string, Observation> = {
       expect(sc(other)['adcp_error']).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', field: 'packages[0].budget' });
     },
   },
+  'idempotency-replay-unflagged': {
+    via: 'session',
+    run: async (s) => {
+      const args = probeArguments('create_media_buy', 'unflagged');
+      const first = sc(await s.call('create_media_buy', args));
+      const again = sc(await s.call('create_media_buy', args));
+      expect(again['media_buy_id']).toBe(first['media_buy_id']);
+      expect(again).not.toHaveProperty('replayed');
+    },
+  },
+  'idempotency-error-cached': {
+    via: 'session',
+    run: async (s) => {
+      const args = probeArguments('create_media_buy', 'errcache');
+      const unknown = [{ ...(args['packages'] as Json[])[0]!, product_id: 'no-such-product' }];
+      expect(sc(await s.call('create_media_buy', { ...args, packages: unknown }))['adcp_error']).toMatchObject({
+        code: 'PRODUCT_NOT_FOUND',
+      });
+      expect(sc(await s.call('create_media_buy', args))['adcp_error']).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
+    },
+  },
+  'idempotency-key-format-ignored': {
+    via: 'session',
+    run: async (s) => {
+      const r = sc(await s.call('create_media_buy', { ...probeArguments('create_media_buy', 'shortkey'), idempotency_key: 'short-1' }));
+      expect(typeof r['media_buy_id']).toBe('string');
+    },
+  },
+  'idempotency-concurrent-books-twice': {
+    via: 'session',
+    run: async (s) => {
+      const args = probeArguments('create_media_buy', 'twice');
+      const [a, b] = await Promise.all([s.call('create_media_buy', args), s.call('create_media_buy', args)]);
+      expect(sc(a!)['media_buy_id']).not.toBe(sc(b!)['media_buy_id']);
+    },
+  },
   'idempotency-key-optional': {
     via: 'session',
     run: async (s) => {
@@ -463,6 +499,76 @@ const observations: Record<string, Observation> = {
       const r = await s.call('create_media_buy', withoutKey);
       expect(r['isError']).toBeUndefined();
       expect(typeof sc(r)['media_buy_id']).toBe('string');
+    },
+  },
+  'media-buy-read-misses-newest': {
+    via: 'session',
+    run: async (s) => {
+      const args = probeArguments('create_media_buy', 'lag');
+      const id = sc(await s.call('create_media_buy', args))['media_buy_id'];
+      const read = sc(await s.call('get_media_buys', { account: args['account'], media_buy_ids: [id] }));
+      expect(read['media_buys']).toEqual([]);
+    },
+  },
+  'media-buy-revision-frozen': {
+    via: 'session',
+    run: async (s) => {
+      const args = probeArguments('create_media_buy', 'frozen');
+      const booked = sc(await s.call('create_media_buy', args));
+      const update = (key: string, fields: Json) =>
+        s.call('update_media_buy', {
+          idempotency_key: `${key}-0123456789abcdef`,
+          account: args['account'],
+          media_buy_id: booked['media_buy_id'],
+          ...fields,
+        });
+      expect(sc(await update('pause', { revision: 1, paused: true }))['revision']).toBe(1);
+      expect(sc(await update('stale', { revision: 0, paused: false }))['revision']).toBe(1); // stale, and applied
+    },
+  },
+  'media-buy-cancel-not-final': {
+    via: 'session',
+    run: async (s) => {
+      const args = probeArguments('create_media_buy', 'cancel');
+      const id = sc(await s.call('create_media_buy', args))['media_buy_id'];
+      const cancel = (key: string) =>
+        s.call('update_media_buy', { idempotency_key: `${key}-0123456789`, account: args['account'], media_buy_id: id, canceled: true });
+      expect(sc(await cancel('first'))['media_buy_status']).toBe('canceled');
+      const again = await cancel('again');
+      expect(again['isError']).toBeUndefined();
+    },
+  },
+  'media-buy-status-legacy-only': {
+    via: 'session',
+    run: async (s) => {
+      const r = sc(await s.call('create_media_buy', { ...probeArguments('create_media_buy', 'legacy'), adcp_version: '3.1' }));
+      expect(typeof r['media_buy_id']).toBe('string');
+      expect(r).not.toHaveProperty('media_buy_status');
+    },
+  },
+  'media-buy-past-start-accepted': {
+    via: 'session',
+    run: async (s) => {
+      const start = new Date(Date.now() - 2 * 24 * 3600 * 1000).toISOString();
+      const r = sc(await s.call('create_media_buy', { ...probeArguments('create_media_buy', 'past'), start_time: start }));
+      expect(typeof r['media_buy_id']).toBe('string');
+    },
+  },
+  'media-buy-inverted-flight-accepted': {
+    via: 'session',
+    run: async (s) => {
+      const args = probeArguments('create_media_buy', 'inverted');
+      const r = sc(await s.call('create_media_buy', { ...args, start_time: args['end_time'], end_time: args['start_time'] }));
+      expect(typeof r['media_buy_id']).toBe('string');
+    },
+  },
+  'creative-list-misses-synced': {
+    via: 'session',
+    run: async (s) => {
+      const args = probeArguments('sync_creatives', 'buffered');
+      expect(sc(await s.call('sync_creatives', args))['creatives']).toMatchObject([{ creative_id: 'cr_buffered', action: 'created' }]);
+      const listed = sc(await s.call('list_creatives', { account: args['account'] }))['creatives'] as Json[];
+      expect(listed.map((c) => c['creative_id'])).not.toContain('cr_buffered');
     },
   },
   'pagination-cursor-ignored': {

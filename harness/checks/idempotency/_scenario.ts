@@ -13,6 +13,16 @@ export function idempotencyStep(
   step: string,
   what: string,
 ): { original: Step; step: Step } | { verdicts: AgentVerdict[] } {
+  const found = idempotencySteps(a, [step], what);
+  return 'verdicts' in found ? found : { original: found.original, step: found.steps[0]! };
+}
+
+/** As idempotencyStep, for a check that judges several steps together (each must have been made). */
+export function idempotencySteps(
+  a: AgentCapture,
+  wanted: readonly string[],
+  what: string,
+): { original: Step; steps: Step[] } | { verdicts: AgentVerdict[] } {
   const name = SCENARIO.idempotency;
   const skipped = notRun(a, name);
   if (skipped) return { verdicts: about(SUBJECT, skipped) };
@@ -37,7 +47,11 @@ export function idempotencyStep(
         : 'does not declare adcp.idempotency (get_adcp_capabilities)';
     return { verdicts: about(SUBJECT, notApplicable(`the seller ${says}: it promises no replay window`)) };
   }
-  const found = steps.find((s) => s.step === step);
-  if (!found) return { verdicts: about(SUBJECT, untested(`the ${step} call was not made (the session ended first)`)) };
-  return { original, step: found };
+  const found: Step[] = [];
+  for (const step of wanted) {
+    const s = steps.find((x) => x.step === step);
+    if (!s) return { verdicts: about(SUBJECT, untested(`the ${step} call was not made (the session ended first)`)) };
+    found.push(s);
+  }
+  return { original, steps: found };
 }

@@ -69,6 +69,7 @@ export default defineCheck({
   scope: 'agent',
   severity: 'MUST',
   live: false,
+  requires: 'sandbox',
   title: 'the same `idempotency_key` with a different body gets IDEMPOTENCY_CONFLICT, and the error does not reveal which field differed',
   spec: {
     label:

@@ -40,6 +40,7 @@ export default defineCheck({
   scope: 'agent',
   severity: 'MUST',
   live: false,
+  requires: 'sandbox',
   title:
     'a mutating request without `idempotency_key`, to a seller declaring idempotency support, is refused with a correctable AdCP error',
   spec: {

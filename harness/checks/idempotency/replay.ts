@@ -44,6 +44,7 @@ export default defineCheck({
   scope: 'agent',
   severity: 'MUST',
   live: false,
+  requires: 'sandbox',
   title:
     'a mutating request repeated with the same `idempotency_key` and body returns the same result (same media_buy_id) and books nothing twice',
   spec: {
