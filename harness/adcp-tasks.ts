@@ -29,45 +29,50 @@ export interface AdcpTaskFacts {
   readonly discovery?: number;
   /** A read whose request takes `ext` (where the credential-in-arguments probe puts its bait). */
   readonly takesExt?: number;
+  /**
+   * Its request takes an `account` (core/account-ref.json) in AdCP 3.0 or 3.1: a call sends the agent's
+   * configured account reference there (test/architecture/adcp-tasks.test.ts checks this against the schemas).
+   */
+  readonly takesAccount?: true;
   /** The protocols whose "Required tasks" row (protocol/required-tasks.mdx, 3.0 and 3.1) names it. */
   readonly requiredBy?: Readonly<Record<string, number>>;
 }
 
 export const ADCP_TASK_FACTS: Readonly<Record<string, AdcpTaskFacts>> = {
   // account
-  get_account_financials: {},
-  list_accounts: {},
+  get_account_financials: { takesAccount: true },
+  list_accounts: { takesAccount: true },
   report_usage: {},
   sync_accounts: {},
   sync_governance: {},
   // brand
-  acquire_rights: {},
+  acquire_rights: { takesAccount: true },
   creative_approval: {},
   get_brand_identity: { requiredBy: { brand: 1 } },
   get_rights: {},
-  update_rights: {},
+  update_rights: { takesAccount: true },
   search_brands: {},
   verify_brand_claim: {},
   verify_brand_claims: {},
   // collection
-  create_collection_list: {},
-  delete_collection_list: {},
-  get_collection_list: {},
-  list_collection_lists: {},
-  update_collection_list: {},
+  create_collection_list: { takesAccount: true },
+  delete_collection_list: { takesAccount: true },
+  get_collection_list: { takesAccount: true },
+  list_collection_lists: { takesAccount: true },
+  update_collection_list: { takesAccount: true },
   // compliance
   comply_test_controller: {},
   // content standards
   calibrate_content: {},
   create_content_standards: {},
   get_content_standards: {},
-  get_media_buy_artifacts: {},
+  get_media_buy_artifacts: { takesAccount: true },
   list_content_standards: {},
   update_content_standards: {},
   validate_content_delivery: {},
   // creative
-  get_creative_delivery: { readOnly: true },
-  get_creative_features: {},
+  get_creative_delivery: { readOnly: true, takesAccount: true },
+  get_creative_features: { takesAccount: true },
   list_creative_formats: {
     readOnly: true,
     probe: 3,
@@ -76,6 +81,7 @@ export const ADCP_TASK_FACTS: Readonly<Record<string, AdcpTaskFacts>> = {
     discovery: 2,
     takesExt: 2,
     requiredBy: { media_buy: 2, creative: 1 },
+    takesAccount: true,
   },
   list_creatives: {
     readOnly: true,
@@ -84,20 +90,21 @@ export const ADCP_TASK_FACTS: Readonly<Record<string, AdcpTaskFacts>> = {
     list: { rank: 3, items: 'creatives', id: 'creative_id' },
     protected: 1,
     takesExt: 4,
+    takesAccount: true,
   },
-  list_transformers: {},
+  list_transformers: { takesAccount: true },
   preview_creative: {},
-  sync_creatives: { mutating: true },
-  validate_input: {},
-  build_creative: {},
+  sync_creatives: { mutating: true, takesAccount: true },
+  validate_input: { takesAccount: true },
+  build_creative: { takesAccount: true },
   // governance
   check_governance: {},
   get_plan_audit_logs: {},
   report_plan_outcome: {},
   sync_plans: {},
   // media buy
-  create_media_buy: { mutating: true, requiredBy: { media_buy: 3 } },
-  get_media_buy_delivery: { readOnly: true, probe: 6, pinnable: 6, protected: 3, requiredBy: { media_buy: 6 } },
+  create_media_buy: { mutating: true, requiredBy: { media_buy: 3 }, takesAccount: true },
+  get_media_buy_delivery: { readOnly: true, probe: 6, pinnable: 6, protected: 3, requiredBy: { media_buy: 6 }, takesAccount: true },
   get_media_buys: {
     readOnly: true,
     probe: 5,
@@ -106,6 +113,7 @@ export const ADCP_TASK_FACTS: Readonly<Record<string, AdcpTaskFacts>> = {
     protected: 2,
     takesExt: 5,
     requiredBy: { media_buy: 5 },
+    takesAccount: true,
   },
   get_products: {
     readOnly: true,
@@ -115,29 +123,30 @@ export const ADCP_TASK_FACTS: Readonly<Record<string, AdcpTaskFacts>> = {
     discovery: 3,
     takesExt: 3,
     requiredBy: { media_buy: 1 },
+    takesAccount: true,
   },
   list_authorized_properties: { readOnly: true },
   log_event: {},
   provide_performance_feedback: { mutating: true, requiredBy: { media_buy: 7 } },
-  sync_audiences: {},
-  sync_catalogs: {},
-  sync_event_sources: {},
-  update_media_buy: { mutating: true, requiredBy: { media_buy: 4 } },
+  sync_audiences: { takesAccount: true },
+  sync_catalogs: { takesAccount: true },
+  sync_event_sources: { takesAccount: true },
+  update_media_buy: { mutating: true, requiredBy: { media_buy: 4 }, takesAccount: true },
   // property
-  create_property_list: {},
-  delete_property_list: {},
-  get_property_list: {},
-  list_property_lists: {},
-  update_property_list: {},
-  validate_property_delivery: {},
+  create_property_list: { takesAccount: true },
+  delete_property_list: { takesAccount: true },
+  get_property_list: { takesAccount: true },
+  list_property_lists: { takesAccount: true },
+  update_property_list: { takesAccount: true },
+  validate_property_delivery: { takesAccount: true },
   // protocol
   get_adcp_capabilities: { readOnly: true, probe: 1, discovery: 1, takesExt: 1 },
-  get_task_status: {},
-  list_tasks: {},
-  tasks_get: {},
-  tasks_list: {},
+  get_task_status: { takesAccount: true },
+  list_tasks: { takesAccount: true },
+  tasks_get: { takesAccount: true },
+  tasks_list: { takesAccount: true },
   // signals
-  activate_signal: { mutating: true, requiredBy: { signals: 2 } },
+  activate_signal: { mutating: true, requiredBy: { signals: 2 }, takesAccount: true },
   get_signals: {
     readOnly: true,
     probe: 7,
@@ -146,6 +155,7 @@ export const ADCP_TASK_FACTS: Readonly<Record<string, AdcpTaskFacts>> = {
     protected: 4,
     takesExt: 6,
     requiredBy: { signals: 1 },
+    takesAccount: true,
   },
   // sponsored intelligence
   si_get_offering: {},
@@ -180,6 +190,9 @@ export const PROTECTED_TASKS = ranked('protected');
 export const DISCOVERY_TASKS = ranked('discovery');
 /** Read-only tasks whose request takes `ext`, in the order the probe prefers them. */
 export const CREDENTIAL_PROBE_TASKS = ranked('takesExt');
+
+/** The tasks whose request takes an `account` reference (a configured `account` is sent on each). */
+export const ACCOUNT_TASKS: ReadonlySet<string> = new Set(Object.keys(ADCP_TASK_FACTS).filter((n) => ADCP_TASK_FACTS[n]!.takesAccount));
 
 export interface ListShape {
   tool: string;

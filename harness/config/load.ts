@@ -20,6 +20,8 @@ interface RawSettings {
   adcpVersion?: string;
   production?: boolean;
   sandbox?: boolean;
+  /** An AdCP account reference (the schema's accountRef); the agent's own wins whole, never merged with the defaults'. */
+  account?: Record<string, unknown>;
   probes?: Probe[];
   maxBytes?: number;
   metaIdTools?: Record<string, boolean>;
@@ -122,6 +124,7 @@ async function resolveAgent(
     maxBytes: a.maxBytes ?? defaults.maxBytes ?? DEFAULT_MAX_BYTES,
     ...optional('protocolVersion', a.protocolVersion ?? defaults.protocolVersion),
     ...optional('adcpVersion', a.adcpVersion ?? defaults.adcpVersion),
+    ...optional('account', a.account ?? defaults.account),
     ...optional(
       'probes',
       (a.probes ?? defaults.probes)?.map((p) => ({ tool: p.tool, arguments: p.arguments, intent: p.intent ?? 'valid' })),

@@ -153,6 +153,11 @@ export interface AgentCapture {
     adcpVersion?: string;
     /** Per-tool override of seed 004's `metaIdTool` detection, from config. */
     metaIdTools?: Record<string, boolean>;
+    /**
+     * The AdCP account reference the config names (`account`), sent on every call whose task takes one;
+     * absent: none configured (sandbox flows name the harness's own natural-key sandbox reference).
+     */
+    account?: Record<string, unknown>;
   };
   initialize:
     | {

@@ -31,7 +31,17 @@ export function callEvidenceLines(o: ReportOutcome): string[] {
   if (ev?.answer) lines.push(`answered: ${ev.answer}`);
   if (ev?.stderr) lines.push(`stderr:   ${ev.stderr}`);
   if (o.durationMs !== undefined) lines.push(`duration: ${o.durationMs} ms`);
+  lines.push(...relatedLines(o));
   return lines;
+}
+
+/** The other calls the finding rests on: each one's request and answer, after the finding's own call. */
+export function relatedLines(o: ReportOutcome): string[] {
+  return (o.evidence?.related ?? []).flatMap((r) => [
+    `with call ${r.call}: ${r.tool}`,
+    ...(r.request ? [`  sent:     ${r.request}`] : []),
+    ...(r.answer ? [`  answered: ${r.answer}`] : []),
+  ]);
 }
 
 /** The rule: how to fix it and where the spec says so (once per finding, however many calls). */

@@ -20,6 +20,7 @@ import {
 } from './findings.ts';
 import { downWords } from './gate.ts';
 import { agentSummary, summarize, type AgentSummary } from './summary.ts';
+import { accountLine, createdHeading, createdText, ENABLE_STATE_RULES, outOfReachLine } from './sandbox-notes.ts';
 import {
   agentVerdict,
   baselineUse,
@@ -275,7 +276,32 @@ function card(a: AgentReport, i: number, strict: boolean, harness: string, { cou
       : '',
     why && !down ? `<p class="v-incomplete">${h(why)}</p>` : '',
     a.stderrTail ? `<pre>stderr: ${h(a.stderrTail)}</pre>` : '',
+    sandboxNotes(a),
     '</article>',
+  ].join('');
+}
+
+/** Created objects listed per card; the rest are in report.json. */
+const CREATED_SHOWN = 50;
+
+/** The card's account, its state rules out of reach (one grouped line, how to enable them), what its flows created. */
+function sandboxNotes(a: AgentReport): string {
+  const account = accountLine(a);
+  const reach = outOfReachLine(a);
+  const heading = createdHeading(a);
+  const created = a.created ?? [];
+  const more = created.length - CREATED_SHOWN + (a.createdOmitted ?? 0);
+  return [
+    account ? `<p class="muted" data-account="${h(a.account?.source ?? '')}">${h(account)}</p>` : '',
+    reach
+      ? `<p class="muted" data-state-rules-out-of-reach="${a.stateRulesOutOfReach?.length ?? 0}">${h(reach)}</p><p class="muted enable">${h(ENABLE_STATE_RULES)}</p>`
+      : '',
+    heading
+      ? `<details data-created="${created.length + (a.createdOmitted ?? 0)}"><summary>${h(heading)}</summary><ul>${created
+          .slice(0, CREATED_SHOWN)
+          .map((c) => `<li>${h(createdText(c))}</li>`)
+          .join('')}${more > 0 ? `<li>… ${more} more in report.json</li>` : ''}</ul></details>`
+      : '',
   ].join('');
 }
 
@@ -317,6 +343,11 @@ function callRows(o: ReportOutcome): Array<[string, string]> {
   if (ev?.answer) rows.push(['answer', `<pre>${h(ev.answer)}</pre>`]);
   if (ev?.stderr) rows.push(['stderr', `<pre>${h(ev.stderr)}</pre>`]);
   if (o.durationMs !== undefined) rows.push(['duration', `${o.durationMs} ms`]);
+  for (const r of ev?.related ?? [])
+    rows.push([
+      `with call ${r.call}`,
+      `${h(r.tool)}${r.request ? `<pre>sent: ${h(r.request)}</pre>` : ''}${r.answer ? `<pre>answered: ${h(r.answer)}</pre>` : ''}`,
+    ]);
   if (o.baseline !== undefined) rows.push(['baseline', h(o.baseline)]);
   if (o.flaky) rows.push(['flaky', 'failed, then passed when the call was made again in a fresh session']);
   if (o.coveredBy !== undefined) rows.push(['covered by', `the baselined failure ${h(o.coveredBy)}`]);

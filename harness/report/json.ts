@@ -13,7 +13,21 @@ import {
   verdictText,
   ZERO_COUNTS,
 } from './model.ts';
-import type { BaselineUse, Comparison, Counts, DownReason, Evidence, FailOn, Layer, RunProvenance, RunReport, Verdict } from './model.ts';
+import type {
+  AccountUse,
+  BaselineUse,
+  Comparison,
+  Counts,
+  CreatedObject,
+  DownReason,
+  Evidence,
+  FailOn,
+  Layer,
+  RunProvenance,
+  RunReport,
+  Verdict,
+} from './model.ts';
+import { accountLine, createdHeading, ENABLE_STATE_RULES, outOfReachLine } from './sandbox-notes.ts';
 import type { Level, SchemaError, Status } from '../checks/check.ts';
 import { HARNESS_VERSION } from '../version.ts';
 import { catalogCounts } from './counts.ts';
@@ -71,6 +85,12 @@ export interface ReportJsonAgent {
   baseline?: { entries: number; applied: boolean };
   /** Config errors only the agent's answers revealed (an `expect` entry naming a tool it does not expose). */
   configErrors?: string[];
+  /** The AdCP account reference the agent's calls named: the config's, or the harness's own natural-key sandbox reference. */
+  account?: AccountUse & { text: string };
+  /** The state rules a read-only run left not-applicable (the agent is not marked sandbox), and how to enable them. */
+  stateRulesOutOfReach?: { rules: string[]; text: string; enable: string };
+  /** What the sandbox flows made the seller create, cleaned up or kept. */
+  created?: { objects: CreatedObject[]; omitted: number; text: string };
   outcomes: ReportJsonOutcome[];
   layers: Record<Layer, number>;
   summary: Counts;
@@ -159,6 +179,33 @@ export function buildReportJson(report: RunReport): ReportJson {
     if (a.down !== undefined) agent.down = { cause: a.down.cause, detail: a.down.detail, fix: a.down.fix };
     if (a.baseline !== undefined) agent.baseline = { entries: a.baseline.entries, applied: a.baseline.applied };
     if (a.configErrors?.length) agent.configErrors = [...a.configErrors];
+    const account = accountLine(a);
+    if (a.account && account !== null)
+      agent.account = {
+        source: a.account.source,
+        reference: a.account.reference,
+        ...(a.account.refusals?.length
+          ? { refusals: a.account.refusals.map((r) => ({ code: r.code, calls: r.calls, tools: [...r.tools] })) }
+          : {}),
+        text: account,
+      };
+    const reach = outOfReachLine(a);
+    if (reach !== null)
+      agent.stateRulesOutOfReach = { rules: [...(a.stateRulesOutOfReach ?? [])], text: reach, enable: ENABLE_STATE_RULES };
+    const created = createdHeading(a);
+    if (created !== null)
+      agent.created = {
+        objects: (a.created ?? []).map((c) => ({
+          scenario: c.scenario,
+          kind: c.kind,
+          id: c.id,
+          call: c.call,
+          cleanup: c.cleanup,
+          ...(c.why !== undefined ? { why: c.why } : {}),
+        })),
+        omitted: a.createdOmitted ?? 0,
+        text: created,
+      };
     return agent;
   });
   return {
@@ -182,5 +229,12 @@ export function buildReportJson(report: RunReport): ReportJson {
 function pickEvidence(e: Evidence): Evidence {
   const out: Evidence = {};
   for (const key of ['request', 'answer', 'stderr', 'diagnosis', 'sameCauseAs'] as const) if (e[key] !== undefined) out[key] = e[key];
+  if (e.related?.length)
+    out.related = e.related.map((r) => ({
+      call: r.call,
+      tool: r.tool,
+      ...(r.request !== undefined ? { request: r.request } : {}),
+      ...(r.answer !== undefined ? { answer: r.answer } : {}),
+    }));
   return out;
 }

@@ -12,6 +12,7 @@ import { HARNESS_VERSION } from '../version.ts';
 import { agentVerdict, incompleteReason, LAYERS, storyboardCounts, verdictText, type AgentReport } from './model.ts';
 import { catalogCounts } from './counts.ts';
 import { caseFailureBody, type TestCase } from './test-cases.ts';
+import { accountLine, createdHeading, createdText, ENABLE_STATE_RULES, outOfReachLine } from './sandbox-notes.ts';
 
 export interface JunitSuiteInfo {
   /** Base name of the suite file vitest ran for this agent (what vitest puts in `<testsuite name>`). */
@@ -97,6 +98,15 @@ export function agentProperties(agent: AgentReport, strict: boolean): Array<[str
     const n = agent.baseline.entries;
     const entries = `${n} entr${n === 1 ? 'y' : 'ies'}`;
     props.push(['baseline', n === 0 ? 'none' : agent.baseline.applied ? `applied: ${entries}` : `not applied (--no-baseline): ${entries}`]);
+  }
+  const account = accountLine(agent);
+  if (account !== null) props.push(['account', account]);
+  const reach = outOfReachLine(agent);
+  if (reach !== null) props.push(['stateRules.outOfReach', reach], ['stateRules.enable', ENABLE_STATE_RULES]);
+  const created = createdHeading(agent);
+  if (created !== null) {
+    props.push(['created', created]);
+    for (const [i, c] of (agent.created ?? []).entries()) props.push([`created.${i}`, createdText(c)]);
   }
   for (const [k, v] of Object.entries(counts)) props.push([`count.${k}`, String(v)]);
   for (const [k, v] of Object.entries(storyboardCounts(agent) ?? {})) props.push([`storyboards.${k}`, String(v)]);

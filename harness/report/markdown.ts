@@ -17,10 +17,12 @@ import {
   storyboardCounts,
   storyboardScope,
   verdictText,
+  type AgentReport,
   type ReportOutcome,
   type RunReport,
   type Verdict,
 } from './model.ts';
+import { accountLine, createdHeading, createdText, ENABLE_STATE_RULES, hasSandboxNotes, outOfReachLine } from './sandbox-notes.ts';
 import { agentSummary, summarize } from './summary.ts';
 
 const MARK: Record<Verdict, string> = { conformant: '✅', nonconformant: '❌', incomplete: '⚠️' };
@@ -119,6 +121,10 @@ export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMM
       releases.map((a) => `- **${md(a.name)}**: AdCP ${md(a.adcpVersion ?? '—')} — ${md(a.adcpVersionReason ?? '')}`),
     );
 
+  // The account each agent's calls named, the state rules a read-only run left out of reach, what the flows created.
+  const sandbox = report.agents.filter(hasSandboxNotes);
+  if (sandbox.length) add('Sandbox and account', ['', '## Sandbox and account', ''], sandbox.flatMap(sandboxRows));
+
   const incomplete = report.agents.map((a) => ({ a, why: incompleteReason(a, report.strict) })).filter((x) => x.why !== null);
   if (incomplete.length)
     add(
@@ -177,6 +183,29 @@ export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMM
       ]
     : [];
   return [...title, ...note, ...sections.flatMap(render)].join('\n') + '\n';
+}
+
+/** Created objects listed per agent in the summary; the rest are in report.json. */
+const CREATED_SHOWN = 20;
+
+/** One agent's bullets: its account, its state rules out of reach (one line, how to enable them), what its flows created. */
+function sandboxRows(a: AgentReport): string[] {
+  const rows: string[] = [];
+  const account = accountLine(a);
+  if (account) rows.push(`- **${md(a.name)}** ${md(account)}`);
+  const reach = outOfReachLine(a);
+  if (reach) rows.push(`- **${md(a.name)}** ⚠️ ${md(reach)}. ${md(ENABLE_STATE_RULES)}`);
+  const heading = createdHeading(a);
+  if (heading) {
+    const created = a.created ?? [];
+    const more = created.length - CREATED_SHOWN + (a.createdOmitted ?? 0);
+    rows.push(
+      `- **${md(a.name)}** ${md(heading)}`,
+      ...created.slice(0, CREATED_SHOWN).map((c) => `  - ${md(createdText(c))}`),
+      ...(more > 0 ? [`  - … ${more} more in report.json`] : []),
+    );
+  }
+  return rows;
 }
 
 function render(s: Section): string[] {
@@ -253,6 +282,10 @@ function evidenceCell(o: ReportOutcome): string {
     ev?.request ? `sent: ${md(ev.request)}` : '',
     ev?.answer ? `answered: ${md(ev.answer)}` : '',
     ev?.stderr ? `stderr: ${md(ev.stderr)}` : '',
+    ...(ev?.related ?? []).map(
+      (r) =>
+        `**with call ${r.call}** ${md(r.tool)}${r.request ? `: sent: ${md(r.request)}` : ''}${r.answer ? ` — answered: ${md(r.answer)}` : ''}`,
+    ),
     ...schemaErrors.map((e) => `schema: ${md(e)}`),
     o.durationMs !== undefined ? `${o.durationMs} ms` : '',
   ]

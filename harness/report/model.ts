@@ -38,6 +38,39 @@ export interface AgentFacts {
   baseline?: { entries: number; applied: boolean };
   /** Config errors that only the agent's answers could reveal (an `expect` entry naming a tool it does not expose): exit 2. */
   configErrors?: string[];
+  /** The AdCP account reference the agent's calls named (every report says which). Absent in older reports. */
+  account?: AccountUse;
+  /**
+   * The state rules (checks declared `requires: 'sandbox'`) left not-applicable because the agent is not
+   * marked sandbox, in catalog order: every report lists them in one line with how to enable them.
+   */
+  stateRulesOutOfReach?: string[];
+  /** What the sandbox flows made the seller create, and whether they cleaned it up (bounded). */
+  created?: CreatedObject[];
+  /** How many created objects were left out of `created`. */
+  createdOmitted?: number;
+}
+
+/** The account the calls named: the config's `account`, or the harness's own natural-key sandbox reference. */
+export interface AccountUse {
+  source: 'config' | 'harness';
+  /** The reference as JSON (bounded, redacted). */
+  reference: string;
+  /** The calls the seller refused for their account (ACCOUNT_REQUIRED, ACCOUNT_NOT_FOUND …), by code: how many, on which tools. */
+  refusals?: Array<{ code: string; calls: number; tools: string[] }>;
+}
+
+/** An object a sandbox flow made the seller create (ids as the seller answered them: sanitized). */
+export interface CreatedObject {
+  /** The scenario (flow) that created it. */
+  scenario: string;
+  kind: string;
+  id: string;
+  /** Index of the call that created it, in the agent's session. */
+  call: number;
+  cleanup: 'cleaned-up' | 'kept';
+  /** Why it was kept (or how it was cleaned up). */
+  why?: string;
 }
 
 export type { DownCause, DownReason } from '../record/down-reason.ts';
@@ -54,6 +87,18 @@ export interface Evidence {
   diagnosis?: string;
   /** Set on later failures of the same call that share a root cause already reported: `check › tool`. */
   sameCauseAs?: string;
+  /** The other calls the finding rests on (a request pair, a write and the read that missed it): each request and answer. */
+  related?: RelatedCall[];
+}
+
+/** One more call a finding rests on, as evidence (bounded, redacted). */
+export interface RelatedCall {
+  /** Index of the call in the agent's session. */
+  call: number;
+  /** The tool, with its scenario step when it was one (`create_media_buy (idempotency: replay)`). */
+  tool: string;
+  request?: string;
+  answer?: string;
 }
 
 /** An outcome as the reports carry it: the engine's Outcome, plus baseline, evidence and call duration. */

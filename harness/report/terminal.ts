@@ -10,9 +10,11 @@ import {
   regressionCount,
   storyboardCounts,
   storyboardScope,
+  type AgentReport,
   type Comparison,
   type RunReport,
 } from './model.ts';
+import { accountLine, createdHeading, createdText, ENABLE_STATE_RULES, outOfReachLine } from './sandbox-notes.ts';
 import { changeRows, comparisonHeadline } from './compare.ts';
 import { callEvidenceLines, ruleLines } from './evidence-text.ts';
 import {
@@ -94,6 +96,7 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain, o
       if (why !== null) out.push(`  ${paint.yellow(`incomplete: ${why}`)}`);
     }
     if (a.stderrTail && !quiet) out.push(`  ${paint.dim(`stderr: ${a.stderrTail}`)}`);
+    if (!quiet) out.push(...sandboxLines(a, paint));
   }
 
   const sections = summary.findings;
@@ -163,6 +166,26 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain, o
   const g = summary.gate;
   out.push('', verdictLine(summary, paint), g.pass ? paint.green(g.text) : paint.red(g.text), '');
   return out.join('\n');
+}
+
+/** Created objects listed per agent in the terminal; the rest are in report.json. */
+const CREATED_SHOWN = 10;
+
+/** The agent's account, its state rules out of reach (one grouped line and how to enable them), what its flows created. */
+function sandboxLines(a: AgentReport, paint: Paint): string[] {
+  const out: string[] = [];
+  const account = accountLine(a);
+  if (account) out.push(`  ${paint.dim(account)}`);
+  const reach = outOfReachLine(a);
+  if (reach) out.push(`  ${paint.yellow(reach)}`, `  ${paint.dim(ENABLE_STATE_RULES)}`);
+  const heading = createdHeading(a);
+  if (heading) {
+    const created = a.created ?? [];
+    out.push(`  ${heading}`, ...created.slice(0, CREATED_SHOWN).map((c) => `    · ${createdText(c)}`));
+    const more = created.length - CREATED_SHOWN + (a.createdOmitted ?? 0);
+    if (more > 0) out.push(`    … ${more} more in report.json`);
+  }
+  return out;
 }
 
 /** `--quiet`: one line per failing check (warnings too under --strict), each with its spread and what went wrong. */

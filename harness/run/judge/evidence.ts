@@ -3,11 +3,12 @@
 // cause — one plain sentence naming it with the fix. Pure functions over a captured Exchange; every
 // string is bounded and redacted here, before any report sees it.
 import type { AgentCapture, Exchange } from '../../record/exchange.ts';
-import type { Evidence, ReportOutcome } from '../../report/model.ts';
+import type { Evidence, RelatedCall, ReportOutcome } from '../../report/model.ts';
 import { isObject, own } from '../../json.ts';
 import { sellerText } from '../../sanitize.ts';
 import { extractSuccess } from '../../extract/success.ts';
 import outputConformance from '../../checks/schema/output-conformance.ts';
+import { toolName } from '../../checks/engine.ts';
 
 const REQUEST_CHARS = 600;
 const ANSWER_CHARS = 800;
@@ -147,26 +148,68 @@ export function diagnoseSchemaErrors(o: Pick<ReportOutcome, 'check' | 'schemaErr
   return `Your outputSchema forbids fields your tool returns${named}: it says \`additionalProperties: false\`. An MCP SDK \`z.object\` outputSchema is advertised that way, while the SDK's own zod check accepts the extra fields and sends them out. List every field you return in the schema, or make it \`z.looseObject(…)\` / \`.passthrough()\`.`;
 }
 
+/** At most this many related calls are shown with one finding (failAcross keeps at most 8). */
+const RELATED_SHOWN = 4;
+const RELATED_REQUEST_CHARS = 400;
+const RELATED_ANSWER_CHARS = 500;
+
+/** The other calls a finding rests on (`related`): each one's request and answer, bounded and redacted. */
+export function relatedEvidence(
+  related: readonly number[] | undefined,
+  call: number | undefined,
+  exchanges: readonly Exchange[],
+  secrets: readonly string[],
+): RelatedCall[] {
+  if (!Array.isArray(related)) return [];
+  const out: RelatedCall[] = [];
+  for (const n of new Set(related)) {
+    if (out.length >= RELATED_SHOWN) break;
+    const x = Number.isSafeInteger(n) && n !== call ? exchanges[n] : undefined;
+    if (!x) continue;
+    const entry: RelatedCall = { call: n, tool: sellerText(toolName(x), secrets, 200) };
+    try {
+      entry.request = sellerText(
+        `${String(x.request?.name ?? x.tool)} ${safeJson(x.request?.arguments ?? {})}`,
+        secrets,
+        RELATED_REQUEST_CHARS,
+      );
+    } catch {
+      entry.request = '(unreadable request)';
+    }
+    const texts = answerTexts(x);
+    if (texts.length) entry.answer = sellerText(texts.join(' | '), secrets, RELATED_ANSWER_CHARS);
+    out.push(entry);
+  }
+  return out;
+}
+
 /**
  * Evidence on every fail and warn. One root cause is reported once: later findings on the same call that
- * share the diagnosis point to the first one instead of repeating it.
+ * share the diagnosis point to the first one instead of repeating it. A finding that rests on more calls
+ * (`related`) shows each one's request and answer with its own.
  */
 export function attachEvidence(outcomes: ReportOutcome[], capture: AgentCapture, secrets: readonly string[]): void {
   const exchanges = Array.isArray(capture.exchanges) ? capture.exchanges : [];
   const byCall = new Map<number, Evidence>();
   const firstFinding = new Map<number, string>();
   for (const o of outcomes) {
-    if (o.call === undefined) continue;
-    const x = exchanges[o.call];
-    if (!x) continue;
-    if (typeof x.durationMs === 'number' && Number.isFinite(x.durationMs)) o.durationMs = Math.max(0, Math.round(x.durationMs));
-    if (o.status !== 'fail' && o.status !== 'warn') continue;
-    let evidence = byCall.get(o.call);
-    if (!evidence) byCall.set(o.call, (evidence = callEvidence(x, capture, secrets)));
-    const first = firstFinding.get(o.call);
+    const finding = o.status === 'fail' || o.status === 'warn';
+    const related = finding ? relatedEvidence(o.related, o.call, exchanges, secrets) : [];
+    const x = o.call === undefined ? undefined : exchanges[o.call];
+    if (o.call !== undefined && x) {
+      if (typeof x.durationMs === 'number' && Number.isFinite(x.durationMs)) o.durationMs = Math.max(0, Math.round(x.durationMs));
+      if (finding) callFinding(o, o.call, x);
+    }
+    if (related.length) o.evidence = { ...o.evidence, related };
+  }
+
+  function callFinding(o: ReportOutcome, call: number, x: Exchange): void {
+    let evidence = byCall.get(call);
+    if (!evidence) byCall.set(call, (evidence = callEvidence(x, capture, secrets)));
+    const first = firstFinding.get(call);
     const fromSchema = evidence.diagnosis === undefined ? diagnoseSchemaErrors(o) : undefined;
     if (first === undefined) {
-      firstFinding.set(o.call, `${o.check} › ${o.tool}`);
+      firstFinding.set(call, `${o.check} › ${o.tool}`);
       o.evidence = { ...evidence, ...(fromSchema ? { diagnosis: sellerText(fromSchema, secrets, 600) } : {}) };
     } else if (fromSchema) {
       o.evidence = { ...evidence, diagnosis: sellerText(fromSchema, secrets, 600) };

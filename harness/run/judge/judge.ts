@@ -15,6 +15,7 @@ import { storyboardReportOutcomes, type AgentStoryboards } from '../storyboards.
 import { coverByBaseline, type AgentFacts, type ReportOutcome } from '../../report/model.ts';
 import { MAX_TEXT, optionalText, sellerText } from '../../sanitize.ts';
 import { attachEvidence, releaseFacts } from './evidence.ts';
+import { sessionFacts } from './session-facts.ts';
 import { downReason } from '../../capture/down-reason.ts';
 import type { AgentSuiteData } from '../vitest/index.ts';
 
@@ -134,6 +135,7 @@ export async function judgeCapture(capture: AgentCapture, opts: JudgeOptions): P
   facts.baseline = { entries: entries.length, applied: opts.noBaseline !== true };
   const configErrors = unexposedToolErrors(entries, capture, outcomes, opts);
   if (configErrors.length) facts.configErrors = configErrors;
+  Object.assign(facts, sessionFacts(capture, outcomes, secrets));
   const expect = opts.noBaseline ? undefined : opts.expect;
   const text = sellerTexts(secrets);
   // An outcome left untested by a baselined failure is covered by that baseline (not unverified).
@@ -212,6 +214,7 @@ function reportOutcome(o: Outcome, expect: Readonly<Record<string, string>> | un
     specUrl: text(o.specUrl, 300),
   };
   if (o.call !== undefined) out.call = o.call;
+  if (o.related?.length) out.related = [...o.related];
   if (o.advisory) out.advisory = true;
   if (o.blockedBy !== undefined)
     out.blockedBy =
