@@ -204,4 +204,46 @@ export interface AgentCapture {
    * get_adcp_capabilities, and why; `release: null` when it pinned none. Absent in older recordings.
    */
   adcpPin?: { release: string | null; reason: string };
+  /**
+   * The webhook receiver the harness hosted for this agent (sandbox agents only) and every delivery it saw,
+   * in arrival order (bounded). Absent when no receiver ran (read-only agents, older recordings).
+   */
+  webhooks?: WebhookCapture;
+}
+
+/** What the harness's webhook receiver saw for one agent. */
+export interface WebhookCapture {
+  /** The base URL the calls named (`push_notification_config.url` = base + a per-call path). */
+  base: string;
+  /** Whether the base is the receiver's own loopback address or an operator's public URL (`--webhook-url`). */
+  kind: 'loopback' | 'public';
+  deliveries: WebhookDelivery[];
+  /** Deliveries past the count bound, not kept. */
+  omitted: number;
+  /** How long the run waited for late deliveries after the last call, in ms. */
+  waitedMs: number;
+  /** Why nothing could arrive, when the receiver knows (e.g. it could not bind). */
+  note?: string;
+}
+
+/** One HTTP request the receiver got. Bytes are kept exactly (bounded) so a signature can be verified. */
+export interface WebhookDelivery {
+  /** Milliseconds since the receiver started. */
+  at: number;
+  method: string;
+  /** Path and query as received. */
+  target: string;
+  /** The call (index in `exchanges`) whose push_notification_config URL this path is; absent for an unknown path. */
+  call?: number;
+  /** Header names lower-cased, in arrival order; values bounded; credential values redacted. */
+  headers: Array<[string, string]>;
+  /** The body: UTF-8 text, or base64 when it is not valid UTF-8 (`bodyEncoding`); cut at the byte bound. */
+  body: string;
+  bodyEncoding: 'utf8' | 'base64';
+  /** Bytes the seller sent (all of them, counted even past the bound). */
+  bodyBytes: number;
+  /** The body was cut: over the byte bound, or the seller stopped sending / was too slow. */
+  cut?: 'bytes' | 'time' | 'aborted';
+  /** The status the receiver answered (503 to the first delivery of each event, to see the retry). */
+  answered: number;
 }
