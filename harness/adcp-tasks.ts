@@ -34,6 +34,12 @@ export interface AdcpTaskFacts {
    * configured account reference there (test/architecture/adcp-tasks.test.ts checks this against the schemas).
    */
   readonly takesAccount?: true;
+  /**
+   * Its request takes a `push_notification_config` (core/push-notification-config.json) in AdCP 3.0 or 3.1:
+   * a call of a sandbox agent names the harness's webhook receiver there (test/architecture/push-tasks.test.ts
+   * checks this against the schemas).
+   */
+  readonly takesPushNotification?: true;
   /** The protocols whose "Required tasks" row (protocol/required-tasks.mdx, 3.0 and 3.1) names it. */
   readonly requiredBy?: Readonly<Record<string, number>>;
 }
@@ -43,14 +49,14 @@ export const ADCP_TASK_FACTS: Readonly<Record<string, AdcpTaskFacts>> = {
   get_account_financials: { takesAccount: true },
   list_accounts: { takesAccount: true },
   report_usage: {},
-  sync_accounts: {},
+  sync_accounts: { takesPushNotification: true },
   sync_governance: {},
   // brand
-  acquire_rights: { takesAccount: true },
+  acquire_rights: { takesAccount: true, takesPushNotification: true },
   creative_approval: {},
   get_brand_identity: { requiredBy: { brand: 1 } },
   get_rights: {},
-  update_rights: { takesAccount: true },
+  update_rights: { takesAccount: true, takesPushNotification: true },
   search_brands: {},
   verify_brand_claim: {},
   verify_brand_claims: {},
@@ -94,16 +100,16 @@ export const ADCP_TASK_FACTS: Readonly<Record<string, AdcpTaskFacts>> = {
   },
   list_transformers: { takesAccount: true },
   preview_creative: {},
-  sync_creatives: { mutating: true, takesAccount: true },
+  sync_creatives: { mutating: true, takesAccount: true, takesPushNotification: true },
   validate_input: { takesAccount: true },
-  build_creative: { takesAccount: true },
+  build_creative: { takesAccount: true, takesPushNotification: true },
   // governance
   check_governance: {},
   get_plan_audit_logs: {},
   report_plan_outcome: {},
   sync_plans: {},
   // media buy
-  create_media_buy: { mutating: true, requiredBy: { media_buy: 3 }, takesAccount: true },
+  create_media_buy: { mutating: true, requiredBy: { media_buy: 3 }, takesAccount: true, takesPushNotification: true },
   get_media_buy_delivery: { readOnly: true, probe: 6, pinnable: 6, protected: 3, requiredBy: { media_buy: 6 }, takesAccount: true },
   get_media_buys: {
     readOnly: true,
@@ -124,14 +130,15 @@ export const ADCP_TASK_FACTS: Readonly<Record<string, AdcpTaskFacts>> = {
     takesExt: 3,
     requiredBy: { media_buy: 1 },
     takesAccount: true,
+    takesPushNotification: true,
   },
   list_authorized_properties: { readOnly: true },
   log_event: {},
   provide_performance_feedback: { mutating: true, requiredBy: { media_buy: 7 } },
   sync_audiences: { takesAccount: true },
-  sync_catalogs: { takesAccount: true },
+  sync_catalogs: { takesAccount: true, takesPushNotification: true },
   sync_event_sources: { takesAccount: true },
-  update_media_buy: { mutating: true, requiredBy: { media_buy: 4 }, takesAccount: true },
+  update_media_buy: { mutating: true, requiredBy: { media_buy: 4 }, takesAccount: true, takesPushNotification: true },
   // property
   create_property_list: { takesAccount: true },
   delete_property_list: { takesAccount: true },
@@ -156,6 +163,7 @@ export const ADCP_TASK_FACTS: Readonly<Record<string, AdcpTaskFacts>> = {
     takesExt: 6,
     requiredBy: { signals: 1 },
     takesAccount: true,
+    takesPushNotification: true,
   },
   // sponsored intelligence
   si_get_offering: {},
@@ -193,6 +201,11 @@ export const CREDENTIAL_PROBE_TASKS = ranked('takesExt');
 
 /** The tasks whose request takes an `account` reference (a configured `account` is sent on each). */
 export const ACCOUNT_TASKS: ReadonlySet<string> = new Set(Object.keys(ADCP_TASK_FACTS).filter((n) => ADCP_TASK_FACTS[n]!.takesAccount));
+
+/** The tasks whose request takes a `push_notification_config` (a sandbox agent's call names the receiver there). */
+export const PUSH_NOTIFICATION_TASKS: ReadonlySet<string> = new Set(
+  Object.keys(ADCP_TASK_FACTS).filter((n) => ADCP_TASK_FACTS[n]!.takesPushNotification),
+);
 
 export interface ListShape {
   tool: string;

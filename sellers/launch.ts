@@ -38,6 +38,8 @@ export interface SellerOptions {
  */
 const HERE = fileURLToPath(import.meta.url);
 export const SELLER_ENTRY = path.join(path.dirname(HERE), path.extname(HERE) === '.js' ? '../../sellers' : '.', 'reference-seller.js');
+/** The reference seller's public webhook JWKS (what a config's `webhookKeys` names to verify its deliveries). */
+export const REFERENCE_WEBHOOK_JWKS = path.join(path.dirname(SELLER_ENTRY), 'reference', 'webhook-jwks.json');
 
 const START_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 5_000;

@@ -13,5 +13,6 @@ export function agentFacts(agent: AgentConfig): AgentCapture['agent'] {
     ...(agent.adcpVersion !== undefined ? { adcpVersion: agent.adcpVersion } : {}),
     ...(agent.metaIdTools !== undefined ? { metaIdTools: { ...agent.metaIdTools } } : {}),
     ...(agent.account !== undefined ? { account: structuredClone(agent.account) } : {}),
+    ...(agent.webhookKeys !== undefined ? { webhookKeys: structuredClone(agent.webhookKeys) } : {}),
   };
 }

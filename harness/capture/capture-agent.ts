@@ -17,6 +17,8 @@ import { own } from '../json.ts';
 import { stderrGist } from './down-reason.ts';
 import { extractSuccess } from '../extract/success.ts';
 import { chooseAdcpPin, type AdcpPin } from '../schemas/version.ts';
+import { AgentReceiver, unbound, type WebhookOptions } from '../webhooks/agent-receiver.ts';
+import { verifyCapturedWebhooks } from '../webhooks/verify.ts';
 
 export interface CaptureOptions {
   signal?: AbortSignal;
@@ -48,6 +50,11 @@ export interface CaptureOptions {
    * until it settles or its budget runs out (a person watching knows what is slow, in a bounded number of lines).
    */
   onWaiting?: (e: WaitingNotice) => void;
+  /**
+   * The webhook receiver of a sandbox agent (harness/webhooks): its options, or false for none (sessions that
+   * repeat given calls). Default: a receiver of its own on loopback.
+   */
+  webhooks?: WebhookOptions | false;
 }
 
 /** A request still waiting on its agent. `call` is `initialize`, `tools/list` or `tools/call NAME` (NAME is the seller's). */
@@ -93,6 +100,7 @@ export async function captureAgent(agent: AgentConfig, opts: CaptureOptions = {}
     return await run.capture();
   } catch (err) {
     // Last line of defence: a bug here must still yield a capture, not a crash of the whole run.
+    await run.closeWebhooks().catch(() => undefined);
     return run.snapshot(classify(err, agent.secrets));
   }
 }
@@ -110,6 +118,8 @@ class AgentRun {
   private tools: unknown[] = [];
   /** The AdCP release pinned on calls after get_adcp_capabilities (decided at the first such call). */
   private pin?: AdcpPin;
+  /** The webhook receiver (sandbox agents): every push-taking call names it. */
+  private webhooks?: AgentReceiver;
 
   constructor(
     private readonly agent: AgentConfig,
@@ -167,7 +177,18 @@ class AgentRun {
     this.progress('close');
     // Whatever is left of agentMs (the wait for the in-flight call above came out of the reserve).
     await Promise.race([this.session?.close(), sleep(start + agentMs - performance.now())]);
+    await this.closeWebhooks();
     return this.snapshot();
+  }
+
+  /**
+   * Stop the webhook receiver and keep what it saw (capture.webhooks), each delivery's signature verified
+   * now, live (the signature's time window is judged against the clock it arrived by; checks are synchronous).
+   */
+  async closeWebhooks(): Promise<void> {
+    if (!this.webhooks) return;
+    this.state.webhooks = await this.webhooks.close();
+    await verifyCapturedWebhooks(this.state);
   }
 
   /** The capture as it stands: a copy (later mutation cannot leak in), secrets redacted. */
@@ -197,6 +218,7 @@ class AgentRun {
       ...(s.aborted || aborted ? { aborted: (s.aborted ?? aborted)! } : {}),
       ...(s.scenarios ? { scenarios: s.scenarios.map((r) => ({ ...r })) } : {}),
       ...(this.pin ? { adcpPin: { release: this.pin.release ?? null, reason: this.pin.reason } } : {}),
+      ...(s.webhooks ? { webhooks: s.webhooks } : {}),
     };
     return usableSecrets(this.secrets).length ? (redactDeep(out, this.secrets) as AgentCapture) : out;
   }
@@ -213,6 +235,11 @@ class AgentRun {
 
   private async execute(): Promise<void> {
     if (!(await this.initialize())) return;
+    try {
+      this.webhooks = await AgentReceiver.open(this.agent, this.opts.webhooks);
+    } catch (err) {
+      this.state.webhooks = unbound(err);
+    }
     await this.listTools();
     const chosen =
       this.agent.probes ??
@@ -227,6 +254,7 @@ class AgentRun {
       this.state.exchanges.push(handshake && index === 0 ? { ...x, handshake: true } : x);
     }
     if (this.opts.scenarios !== false) await this.scenarios();
+    if (!this.stopped) await this.webhooks?.settle(this.state.exchanges, this.remaining());
   }
 
   /** Whether the AdCP handshake goes before these probes: the agent lists it and they do not start with it. */
@@ -305,6 +333,7 @@ class AgentRun {
     const sub = (bare: AgentConfig) =>
       captureAgent(bare, {
         scenarios: false,
+        webhooks: false, // their calls repeat ours, push_notification_config included: our receiver hears them
         handshake: false, // these sessions repeat exactly the calls given (their first exchange is the call judged)
         ...(this.opts.signal ? { signal: this.opts.signal } : {}),
         ...(this.opts.onWaiting ? { onWaiting: this.opts.onWaiting } : {}),
@@ -605,7 +634,7 @@ class AgentRun {
 
   /** `withoutContext`: sent as given, without the `context` object every other call carries (a scenario's own choice). */
   private async callTool(probe: Probe, index: number, withoutContext = false): Promise<Exchange> {
-    const args = this.pinned(
+    const sent = this.pinned(
       probe.tool,
       withAccount(
         probe.tool,
@@ -613,6 +642,7 @@ class AgentRun {
         this.agent,
       ),
     );
+    const args = this.webhooks ? this.webhooks.push.withPushConfig(probe.tool, sent, index) : sent;
     const request = { name: probe.tool, arguments: args };
     const startedAt = new Date().toISOString();
     const stdio = this.session?.stdio;

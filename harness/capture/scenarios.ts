@@ -8,8 +8,8 @@
 // Cost, per agent: version negotiation 2 calls; pagination 1–4 pages (2 against the reference seller);
 // on sandbox agents only, idempotency 1–9 create_media_buy calls and the cancels of what they booked
 // (idempotency-flow.ts), unknown references 1–2 calls, the media-buy lifecycle at most 20 calls (14 against
-// the reference seller: media-buy-flow.ts) and the creative library at most 8 (4: creative-flow.ts). A
-// scenario varies a call the probes already made (same arguments); only when none succeeded does it
+// the reference seller: media-buy-flow.ts), the creative library at most 8 (4: creative-flow.ts) and the
+// task lifecycle at most 18 calls within the agent's `timeouts.task` (6–8: task-flow.ts). A scenario varies a call the probes already made (same arguments); only when none succeeded does it
 // make that call itself first (step `base`).
 import { randomUUID } from 'node:crypto';
 import type { Exchange, ScenarioRecord } from '../record/exchange.ts';
@@ -40,6 +40,7 @@ import { CREDENTIAL_IN_ARGS, credentialInArgsScenario } from './credential-in-ar
 import { idempotencyScenario, SANDBOX_ONLY } from './idempotency-flow.ts';
 import { mediaBuyLifecycleScenario } from './media-buy-flow.ts';
 import { creativeLibraryScenario } from './creative-flow.ts';
+import { taskLifecycleFlow } from './task-flow.ts';
 
 import type { ScenarioHost } from './scenario-host.ts';
 export type { ScenarioHost };
@@ -177,6 +178,7 @@ export const SCENARIOS: ReadonlyArray<{ name: string; run: Scenario }> = [
   { name: SCENARIO.unknownReference, run: unknownReference },
   mediaBuyLifecycleScenario,
   creativeLibraryScenario,
+  taskLifecycleFlow,
   releaseNegotiationScenario,
   majorMismatchScenario,
   protocolFieldsScenario,

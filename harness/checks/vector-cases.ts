@@ -109,6 +109,11 @@ export function fillCapture(partial: unknown, exchange: unknown): AgentCapture {
   if (hasOwn(partial, 'aborted')) capture.aborted = own(partial, 'aborted') as AgentCapture['aborted'];
   const scenarios = own(partial, 'scenarios');
   if (Array.isArray(scenarios)) capture.scenarios = scenarios as AgentCapture['scenarios'];
+  // What the harness's webhook receiver saw, and the keys its deliveries were verified with.
+  const webhooks = own(partial, 'webhooks');
+  if (isObject(webhooks)) capture.webhooks = webhooks as unknown as AgentCapture['webhooks'];
+  const webhookKeys = own(agentIn, 'webhookKeys');
+  if (isObject(webhookKeys)) agent.webhookKeys = webhookKeys as unknown as AgentCapture['agent']['webhookKeys'];
   // A live capture always records its JSON-RPC violations (none: an empty list); a vector may list some.
   const violations = own(partial, 'protocolViolations');
   capture.protocolViolations = Array.isArray(violations) ? (violations as AgentCapture['protocolViolations']) : [];

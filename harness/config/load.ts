@@ -9,19 +9,22 @@ import { expandEnv, type Substitution } from './expand.ts';
 import type { AgentConfig, Config, Probe, Timeouts } from './types.ts';
 import { validateConfig } from './validate.ts';
 import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUTS } from './defaults.ts';
+import { parseJwks, type WebhookKeys } from './webhook-keys.ts';
 
 export { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUTS } from './defaults.ts';
 
 type SecretValue = string | { fromFile: string };
 
 interface RawSettings {
-  timeouts?: { connect?: number; call?: number; agent?: number };
+  timeouts?: { connect?: number; call?: number; agent?: number; task?: number };
   protocolVersion?: string;
   adcpVersion?: string;
   production?: boolean;
   sandbox?: boolean;
   /** An AdCP account reference (the schema's accountRef); the agent's own wins whole, never merged with the defaults'. */
   account?: Record<string, unknown>;
+  /** A JWKS file path (relative to the config) or an inline JWKS; the agent's own wins whole. */
+  webhookKeys?: string | Record<string, unknown>;
   probes?: Probe[];
   maxBytes?: number;
   metaIdTools?: Record<string, boolean>;
@@ -115,6 +118,7 @@ async function resolveAgent(
     connectMs: a.timeouts?.connect ?? defaults.timeouts?.connect ?? DEFAULT_TIMEOUTS.connectMs,
     callMs: a.timeouts?.call ?? defaults.timeouts?.call ?? DEFAULT_TIMEOUTS.callMs,
     agentMs: a.timeouts?.agent ?? defaults.timeouts?.agent ?? DEFAULT_TIMEOUTS.agentMs,
+    ...optional('taskMs', a.timeouts?.task ?? defaults.timeouts?.task),
   };
   const base = {
     name: a.name,
@@ -125,6 +129,7 @@ async function resolveAgent(
     ...optional('protocolVersion', a.protocolVersion ?? defaults.protocolVersion),
     ...optional('adcpVersion', a.adcpVersion ?? defaults.adcpVersion),
     ...optional('account', a.account ?? defaults.account),
+    ...optional('webhookKeys', await webhookKeysOf(a, defaults, dir, file, at)),
     ...optional(
       'probes',
       (a.probes ?? defaults.probes)?.map((p) => ({ tool: p.tool, arguments: p.arguments, intent: p.intent ?? 'valid' })),
@@ -180,6 +185,34 @@ async function resolveAgent(
     // The process runs in the config file's directory unless told otherwise, so "seller.js" works.
     cwd: a.cwd === undefined ? dir : resolve(dir, a.cwd),
   };
+}
+
+/** The agent's `webhookKeys` (its own, else the defaults'): an inline JWKS, or a JWKS file read now. */
+async function webhookKeysOf(
+  a: RawAgent,
+  defaults: RawSettings,
+  dir: string,
+  file: string,
+  at: (...keys: Array<string | number>) => string,
+): Promise<WebhookKeys | undefined> {
+  const value = a.webhookKeys ?? defaults.webhookKeys;
+  if (value === undefined) return undefined;
+  const pointer = a.webhookKeys !== undefined ? at('webhookKeys') : pointerOf('defaults', 'webhookKeys');
+  let doc: unknown = value;
+  let source = 'inline';
+  if (typeof value === 'string') {
+    source = resolve(dir, value);
+    try {
+      doc = JSON.parse(await readFile(source, 'utf8'));
+    } catch (err) {
+      const why = err instanceof SyntaxError ? 'not JSON' : ((err as NodeJS.ErrnoException).code ?? 'unreadable');
+      throw new ConfigError(file, pointer, `cannot read the JWKS file '${value}' (${why}, resolved to ${source})`);
+    }
+  }
+  const parsed = parseJwks(doc);
+  if ('problem' in parsed)
+    throw new ConfigError(file, pointer, `${source === 'inline' ? '' : `the JWKS in '${String(value)}' `}${parsed.problem}`);
+  return { keys: parsed.keys, source };
 }
 
 async function secretValue(v: SecretValue, dir: string, file: string, pointer: string): Promise<string> {

@@ -1,5 +1,6 @@
 // The resolved configuration of one agent, as every stage after harness/config sees it:
 // defaults merged, `${VAR}` and `{fromFile}` resolved, durations in milliseconds.
+import type { WebhookKeys } from './webhook-keys.ts';
 
 export interface Timeouts {
   /** Connect + initialize + tools/list. */
@@ -8,6 +9,8 @@ export interface Timeouts {
   callMs: number;
   /** The whole agent: handshake, every probe, close. */
   agentMs: number;
+  /** Following one async task by polling, first poll to last (default: harness/capture/task-flow.ts, 20 s). */
+  taskMs?: number;
 }
 
 export interface Probe {
@@ -35,6 +38,8 @@ interface AgentBase {
    * natural-key sandbox reference of the harness's own, and the reports say so.
    */
   account?: Record<string, unknown>;
+  /** The public keys the agent signs its webhooks with (`webhookKeys`: a JWKS file or inline), read at load. */
+  webhookKeys?: WebhookKeys;
   /** Explicit probes; when absent the harness derives safe defaults from `tools/list`. */
   probes?: Probe[];
   /** Hard cap on the bytes of one JSON-RPC answer, enforced while reading. */

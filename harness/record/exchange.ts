@@ -158,6 +158,11 @@ export interface AgentCapture {
      * absent: none configured (sandbox flows name the harness's own natural-key sandbox reference).
      */
     account?: Record<string, unknown>;
+    /**
+     * The public keys the config says the agent signs its webhooks with (`webhookKeys`), and where they
+     * came from (`inline` or the JWKS file's path); absent: none configured (webhook.signature untested).
+     */
+    webhookKeys?: { keys: Array<Record<string, unknown> & { kid: string; kty: string }>; source: string };
   };
   initialize:
     | {
@@ -246,4 +251,9 @@ export interface WebhookDelivery {
   cut?: 'bytes' | 'time' | 'aborted';
   /** The status the receiver answered (503 to the first delivery of each event, to see the retry). */
   answered: number;
+  /**
+   * Its RFC 9421 webhook-profile signature checked with the agent's `webhookKeys` (harness/webhooks/verify.ts,
+   * after the run: checks judge synchronously); absent when no keys were configured.
+   */
+  verification?: { ok: true; keyid: string } | { ok: false; code: string; step?: number; message: string };
 }

@@ -31,6 +31,7 @@ import { accountLine, createdHeading, ENABLE_STATE_RULES, outOfReachLine } from 
 import type { Level, SchemaError, Status } from '../checks/check.ts';
 import { HARNESS_VERSION } from '../version.ts';
 import { catalogCounts } from './counts.ts';
+import type { WebhookFacts } from '../webhooks/report-facts.ts';
 
 export const REPORT_SCHEMA_VERSION = 2;
 
@@ -91,6 +92,8 @@ export interface ReportJsonAgent {
   stateRulesOutOfReach?: { rules: string[]; text: string; enable: string };
   /** What the sandbox flows made the seller create, cleaned up or kept. */
   created?: { objects: CreatedObject[]; omitted: number; text: string };
+  /** The webhook receiver the harness hosted for a sandbox agent: where the calls pointed, what arrived (bounded). */
+  webhooks?: WebhookFacts;
   outcomes: ReportJsonOutcome[];
   layers: Record<Layer, number>;
   summary: Counts;
@@ -206,6 +209,7 @@ export function buildReportJson(report: RunReport): ReportJson {
         omitted: a.createdOmitted ?? 0,
         text: created,
       };
+    if (a.webhooks) agent.webhooks = structuredClone(a.webhooks);
     return agent;
   });
   return {

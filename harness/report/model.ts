@@ -49,6 +49,8 @@ export interface AgentFacts {
   created?: CreatedObject[];
   /** How many created objects were left out of `created`. */
   createdOmitted?: number;
+  /** The webhook receiver the harness hosted (sandbox agents): what arrived, bounded. */
+  webhooks?: import('../webhooks/report-facts.ts').WebhookFacts;
 }
 
 /** The account the calls named: the config's `account`, or the harness's own natural-key sandbox reference. */

@@ -24,6 +24,8 @@ export async function captureAll(
     adcpReleases?: readonly string[];
     /** Told each agent's capture as soon as its session ends (the run judges it while the others are probed). */
     onCaptured?: (agent: AgentConfig, capture: AgentCapture) => void;
+    /** The sandbox agents' webhook receiver options (a shared receiver under --webhook-url). */
+    webhooks?: CaptureOptions['webhooks'];
   },
 ): Promise<AgentCapture[]> {
   const limit = pLimit(opts.concurrency);
@@ -46,6 +48,7 @@ export async function captureAll(
           },
           ...(opts.adcpReleases ? { adcpReleases: opts.adcpReleases } : {}),
           ...(onWire ? { onWire } : {}),
+          ...(opts.webhooks !== undefined ? { webhooks: opts.webhooks } : {}),
         });
         captureDurations.set(capture, performance.now() - started);
         opts.progress.update(agent.name, summary(capture));

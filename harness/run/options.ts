@@ -47,6 +47,12 @@ export interface RunOptions {
   adhoc?: DevOptions['adhoc'];
   watch?: string;
   verbose?: boolean;
+  /**
+   * The webhook receiver of sandbox agents: `--webhook-url` (a public HTTPS base an operator's forwarder sends
+   * to the receiver, listening on 127.0.0.1:`--webhook-port`) and `--webhook-wait` (ms of quiet after the last
+   * call before it closes). Absent: each sandbox agent's receiver listens on an ephemeral loopback port.
+   */
+  webhooks?: { publicBase?: string; port?: number; lateMs?: number };
   /** Told the finished run's report (the --watch loop compares runs with it). */
   onReport?: (report: import('../report/model.ts').RunReport) => void;
 }
@@ -83,6 +89,11 @@ options:
   --fail-on any|regressions
                          exit 1 on any failure (default), or only on new failures and newly unreachable
                          agents against --compare (exit 3 then means only that the run was cut short)
+  --webhook-url URL      a public HTTPS base that forwards to the harness's webhook receiver (needs
+                         --webhook-port): sandbox agents' calls name it for webhooks instead of a
+                         loopback URL (a seller outside a sandbox refuses loopback callbacks)
+  --webhook-port N       the 127.0.0.1 port the receiver listens on, where the --webhook-url forwarder sends
+  --webhook-wait MS      quiet spell waited for late webhooks after an agent's last call (default: 2000)
   --no-reverify          do not ask a failing read-only call again in a fresh session (flaky detection)
   --no-baseline          ignore the config's expect entries: baselined failures count again
   --write-baseline FILE  write this run's failures as an expect block per agent (YAML), reasons to fill in
@@ -124,6 +135,9 @@ export function parseRunArgs(argv: string[]): RunOptions {
         'no-reverify': { type: 'boolean' },
         'no-baseline': { type: 'boolean' },
         'write-baseline': { type: 'string' },
+        'webhook-url': { type: 'string' },
+        'webhook-port': { type: 'string' },
+        'webhook-wait': { type: 'string' },
         ...DEV_OPTIONS,
         help: { type: 'boolean', short: 'h' },
       },
@@ -169,6 +183,9 @@ export function parseRunArgs(argv: string[]): RunOptions {
         'judge-timeout',
         'storyboards',
         'strict-storyboards',
+        'webhook-url',
+        'webhook-port',
+        'webhook-wait',
       ] as const
     ).filter((f) => values[f] !== undefined);
     if (probing.length)
@@ -214,6 +231,8 @@ export function parseRunArgs(argv: string[]): RunOptions {
   opts.reverify = values['no-reverify'] !== true;
   if (values['no-baseline'] === true) opts.noBaseline = true;
   if (values['write-baseline'] !== undefined) opts.writeBaseline = values['write-baseline'];
+  const webhooks = webhookOptions(values['webhook-url'], values['webhook-port'], values['webhook-wait']);
+  if (webhooks) opts.webhooks = webhooks;
   Object.assign(opts, devOptionsOf(values));
   // An agent on the command line is the whole inventory: nothing else may name agents.
   const naming = (['config', 'agent', 'replay', 'merge-reports', 'shard'] as const).filter((f) => values[f] !== undefined);
@@ -222,6 +241,30 @@ export function parseRunArgs(argv: string[]): RunOptions {
   if (opts.watch !== undefined && (values.replay !== undefined || mergeReports !== undefined))
     throw new UsageError('--watch re-runs live agents: not with --replay or --merge-reports');
   return opts;
+}
+
+function webhookOptions(url?: string, port?: string, wait?: string): RunOptions['webhooks'] {
+  const out: NonNullable<RunOptions['webhooks']> = {};
+  if (url !== undefined) {
+    let base: URL | undefined;
+    try {
+      base = new URL(url);
+    } catch {
+      /* said below */
+    }
+    if (!base || base.protocol !== 'https:' || base.search || base.hash || base.username || base.password)
+      throw new UsageError(`--webhook-url: expected a public https:// base URL without query, fragment or credentials, got '${url}'`);
+    if (port === undefined) throw new UsageError('--webhook-url needs --webhook-port: the 127.0.0.1 port its forwarder sends to');
+    out.publicBase = base.href.replace(/\/+$/, '');
+  }
+  if (port !== undefined) {
+    if (url === undefined) throw new UsageError('--webhook-port needs --webhook-url (without it each receiver takes an ephemeral port)');
+    const n = positiveInt('--webhook-port', port);
+    if (n > 65535) throw new UsageError(`--webhook-port: expected a port (1-65535), got '${port}'`);
+    out.port = n;
+  }
+  if (wait !== undefined) out.lateMs = positiveInt('--webhook-wait', wait);
+  return Object.keys(out).length ? out : undefined;
 }
 
 function positiveInt(flag: string, text: string): number {

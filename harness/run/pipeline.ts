@@ -23,6 +23,8 @@ import { createProgress } from './progress.ts';
 import { wireLogger } from './wire-log.ts';
 import type { AgentConfig } from '../config/types.ts';
 import { resolveTargets, type Target } from './resolve.ts';
+import { sharedReceiver } from '../webhooks/agent-receiver.ts';
+import type { WebhookReceiver } from '../webhooks/receiver.ts';
 import {
   closeJudgeSandboxes,
   JudgeAhead,
@@ -53,6 +55,7 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
   const { targets, close } = await resolveTargets(opts);
   let workspace: Workspace | undefined;
   let probing: Promise<AgentCapture[]> | undefined;
+  let shared: WebhookReceiver | undefined;
   try {
     // A mistyped check id in an `expect` entry would excuse nothing, silently: a config error first.
     if (opts.config !== undefined)
@@ -63,6 +66,10 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
       );
     // The judge worker starts and compiles our AdCP schemas while the agents are probed (warm-schemas.ts).
     const live = targets.flatMap((t) => (t.config ? [t.config] : []));
+    // --webhook-url: one receiver on the forwarder's port serves every sandbox agent (each under its own token).
+    shared = await sharedReceiver(opts.webhooks, live).catch((err: unknown) => {
+      throw new UsageError(err instanceof Error ? err.message : String(err));
+    });
     const warming = live[0] ? warmJudge(schemaSource, live[0], likelyTools(live), interrupted) : Promise.resolve();
     const judgeOne = agentJudge(opts, schemaSource, select, interrupted);
     // Each agent is judged as soon as its session ends, while the others are still probed (judge-ahead.ts).
@@ -77,7 +84,7 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
       { keep: opts.keepWork },
     ));
     // Unsharded, every agent runs: probe at once. Sharded, vitest first says which agents are ours.
-    probing = opts.shard ? undefined : sessionsOf(targets, opts, interrupted, releases, judgeEarly);
+    probing = opts.shard ? undefined : sessionsOf(targets, opts, interrupted, releases, judgeEarly, shared);
     const { keysInShard, openVitest } = await vitestDriver;
     const driven = await openVitest(vitestOptions(opts, ws, suites));
     try {
@@ -89,7 +96,7 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
         () => null,
         (err: unknown) => truncate(stripUnsafe(err instanceof Error ? err.message : String(err)), 500),
       );
-      const captures = await (probing ?? sessionsOf(chosen, opts, interrupted, releases, judgeEarly));
+      const captures = await (probing ?? sessionsOf(chosen, opts, interrupted, releases, judgeEarly, shared));
       const recordError = opts.record === undefined ? null : await recordCaptures(opts.record, chosen, captures);
       // The official storyboards (advisory), through our own proxy, per live agent, after its probes.
       const storyboards =
@@ -115,6 +122,7 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
     }
   } finally {
     await probing; // never rejects (captureAgent never throws); lets sellers close before we stop them
+    await shared?.close();
     await closeJudgeSandboxes();
     await close();
     await workspace?.dispose();
@@ -348,6 +356,7 @@ async function sessionsOf(
   interrupted: AbortSignal,
   releases: () => Promise<string[]>,
   onCaptured?: (agent: AgentConfig, capture: AgentCapture) => void,
+  shared?: WebhookReceiver,
 ): Promise<AgentCapture[]> {
   const live = targets.flatMap((t) => (t.config ? [t.config] : []));
   if (!live.length) return targets.flatMap((t) => (t.recorded ? [t.recorded] : []));
@@ -360,6 +369,8 @@ async function sessionsOf(
   );
   try {
     const wire = opts.verbose ? (a: AgentConfig) => wireLogger(a.name, a.secrets) : undefined;
+    const late = opts.webhooks?.lateMs;
+    const webhooks = shared || late ? { ...(shared ? { receiver: shared } : {}), ...(late ? { lateMs: late } : {}) } : undefined;
     return await captureAll(live, {
       concurrency: opts.concurrency,
       signal: interrupted,
@@ -367,6 +378,7 @@ async function sessionsOf(
       adcpReleases,
       ...(wire ? { wire } : {}),
       ...(onCaptured ? { onCaptured } : {}),
+      ...(webhooks ? { webhooks } : {}),
     });
   } finally {
     progress.close();

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUTS } from '../config/index.ts';
 import type { AgentConfig } from '../config/types.ts';
 import { startHttpSeller, stdioSellerCommand } from '../../sellers/launch.ts';
+import { webhookJwks } from '../../sellers/reference/webhooks.ts';
 
 export const EMBEDDED_NAMES = ['reference-stdio', 'reference-http'] as const;
 
@@ -18,7 +19,15 @@ export interface EmbeddedAgents {
 /** Starts only what `wanted` needs: no HTTP seller when only `reference-stdio` was asked for. */
 export async function startEmbeddedAgents(wanted: (name: string) => boolean): Promise<EmbeddedAgents> {
   const agents: AgentConfig[] = [];
-  const base = { timeouts: DEFAULT_TIMEOUTS, production: false, sandbox: true, maxBytes: DEFAULT_MAX_BYTES, secrets: [] };
+  const base = {
+    timeouts: DEFAULT_TIMEOUTS,
+    production: false,
+    sandbox: true,
+    // The seller's public webhook keys, as a seller's config names them: its deliveries are verified.
+    webhookKeys: { ...webhookJwks(), source: 'the embedded reference seller' },
+    maxBytes: DEFAULT_MAX_BYTES,
+    secrets: [],
+  };
   if (wanted('reference-stdio')) {
     const { command, args } = stdioSellerCommand();
     agents.push({ ...base, name: 'reference-stdio', transport: 'stdio', command, args, env: {} });

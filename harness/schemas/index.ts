@@ -237,6 +237,28 @@ function buildService(
       }
     },
 
+    validateWebhookPayload(payload: Record<string, unknown>): { errors: SchemaError[]; omitted?: number } | { skip: string } {
+      if (!registry) return { skip: unavailable ?? 'no AdCP schemas' };
+      const id = `${registry.tree.idPrefix}core/mcp-webhook-payload.json`;
+      if (!registry.has(id)) return { skip: `AdCP ${registry.version} has no core/mcp-webhook-payload.json` };
+      const validate = registry.validator(id);
+      if (typeof validate === 'string') return { skip: validate };
+      const stopped = blocked({ action: 'validate', tool: 'webhook', schema: id });
+      if (stopped) return { skip: stopped };
+      onStep({ action: 'validate', tool: 'webhook', schema: id, patterns: '' });
+      try {
+        const firstError = () =>
+          ownWork(`compiling the AdCP schema ${id} to stop at its first error`, () => registry.firstErrorValidator(id));
+        const outcome = validateBounded(validate, firstError, payload);
+        if (outcome.valid) return { errors: [] };
+        const { errors, omitted } = boundSchemaErrors(outcome.errors as ErrorObject[], payload);
+        const left = outcome.capped ? Math.max(omitted ?? 0, ERROR_CAP - errors.length) : omitted;
+        return left ? { errors, omitted: left } : { errors };
+      } catch (e) {
+        return { skip: `validating a webhook payload against ${id} threw: ${errorText(e)}` };
+      }
+    },
+
     compileAdcpSchemas(): number {
       outputs.warm();
       if (!registry) return 0;

@@ -22,6 +22,11 @@ export interface SchemaService {
    * is none. Optional: services built without a schema tree (unit tests) leave it out.
    */
   errorCodes?(): { version: string; codes: ReadonlySet<string> } | { skip: string };
+  /**
+   * Validate a webhook delivery's payload against `core/mcp-webhook-payload.json` of the release judged.
+   * Optional: services built without a schema tree (unit tests) leave it out.
+   */
+  validateWebhookPayload?(payload: Record<string, unknown>): { errors: SchemaError[]; omitted?: number } | { skip: string };
   /** Compile (once per agent and tool) the tool's advertised outputSchema. */
   compileOutputSchema(tool: string, outputSchema: unknown): { ok: true } | { ok: false; message: string };
   /**

@@ -8,6 +8,7 @@ import type { ToolResult } from '../reference/envelope.ts';
 import type { JsonObject } from '../reference/json.ts';
 import type { OutputShape } from '../reference/output-schemas.ts';
 import type { IdempotencyBugs } from '../reference/state.ts';
+import type { WebhookBugs } from '../reference/webhooks.ts';
 
 /** The status a tripped check must have: `fail` for a MUST in force, `warn` for a SHOULD. */
 export type TripStatus = 'fail' | 'warn';
@@ -47,6 +48,8 @@ export interface FaultBehaviour {
   errorResult?(result: ToolResult): unknown;
   /** Bugs of the seller's idempotency layer (sellers/reference/state.ts IdempotencyBugs). */
   idempotency?: IdempotencyBugs;
+  /** Bugs of the seller's webhook delivery (sellers/reference/webhooks.ts WebhookBugs). */
+  webhook?: WebhookBugs;
   /** Streams this tool's success answer with structuredContent padded to `bytes` (streamed-answer.ts). */
   stream?: { tool: string; bytes: number };
   /** Implemented by the transport module itself (stdout logs, HTTP headers). */

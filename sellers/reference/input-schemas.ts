@@ -3,6 +3,8 @@
 // 3.1 request schemas; other request fields are accepted (additionalProperties) for forward
 // compatibility. All are object schemas in the common subset of draft-07 and 2020-12.
 
+import { pollInputProperties, POLLING_TOOLS } from './tasks.ts';
+
 type Schema = Record<string, unknown>;
 
 const object = (properties: Record<string, Schema>, extra: Schema = {}): Schema => ({
@@ -232,4 +234,6 @@ export const inputSchemas: Record<string, Schema> = {
     },
     { required: ['idempotency_key', 'signal_agent_segment_id', 'destinations'] },
   ),
+  // The polling tool and its alias (tasks-get-request.json): one input shape.
+  ...Object.fromEntries(POLLING_TOOLS.map((name) => [name, object({ ...pollInputProperties }, { required: ['task_id'] })])),
 };

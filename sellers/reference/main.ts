@@ -3,6 +3,12 @@
 import { faultNames, parseSellerArgs, USAGE, UsageError } from './options.ts';
 
 async function main(): Promise<void> {
+  // The public JWKS this seller signs its webhooks with, for a config's `webhookKeys` (then exit).
+  if (process.argv.slice(2).includes('--print-webhook-jwks')) {
+    const { webhookJwks } = await import('./webhooks.ts');
+    process.stdout.write(`${JSON.stringify(webhookJwks(), null, 2)}\n`);
+    return;
+  }
   let config;
   try {
     config = await parseSellerArgs(process.argv.slice(2));

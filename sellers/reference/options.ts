@@ -2,6 +2,7 @@
 //   node sellers/reference-seller.js --transport stdio|http [--port N] [--response-mode json|sse]
 //     [--output-shape root|legacy] [--fault NAME]… [--no-sandbox] [--exit-on-stdin-end] [--token TOKEN]
 //     [--require-account ACCOUNT_ID]
+//   node sellers/reference-seller.js --print-webhook-jwks   (the public JWKS of its webhook signatures)
 import { parseArgs } from 'node:util';
 import type { Fault } from '../faults/_fault.ts';
 import { faultModuleFiles, loadFaults } from '../faults/_load.ts';
@@ -42,6 +43,7 @@ export const USAGE = [
   '                        [--output-shape root|legacy] [--fault NAME]... [--no-sandbox] [--exit-on-stdin-end]',
   '                        [--token TOKEN]   (HTTP: require Authorization: Bearer TOKEN)',
   '                        [--require-account ACCOUNT_ID]   (refuse calls that do not name {account_id: ACCOUNT_ID})',
+  '       reference-seller --print-webhook-jwks   (print the public JWKS its webhooks are signed with, for webhookKeys)',
   `faults: ${faultModuleFiles()
     .map((f) => f.name)
     .join(', ')}`,

@@ -20,6 +20,8 @@ import type { IdempotencyBugs, SellerState } from './state.ts';
 import { toolSpecs, type ToolSpec } from './tools.ts';
 import { compileAllInputValidators, validateArguments } from './validate-input.ts';
 import { DEFAULT_RELEASE, negotiateRelease, type ServedRelease } from './version.ts';
+import { tasksOf } from './tasks.ts';
+import { deliverTaskWebhooks, WebhookSender, type WebhookBugs } from './webhooks.ts';
 
 /** The release a call would be served at, or undefined when its pin cannot be honoured. */
 function releaseOrUndefined(args: JsonObject): ServedRelease | undefined {
@@ -121,6 +123,8 @@ export function createSellerServer(config: SellerConfig, state: SellerState, hoo
   const server = new Server({ name: SELLER_NAME, version: SELLER_VERSION }, { capabilities: { tools: { listChanged: false } } });
   const active = activeBehaviours(config);
   state.bugs = Object.assign({}, ...active.map((b) => b.idempotency ?? {})) as IdempotencyBugs;
+  // Async tasks report their status changes to the buyer's webhook (once per seller: sessions share its tasks).
+  deliverTaskWebhooks(tasksOf(state), new WebhookSender(Object.assign({}, ...active.map((b) => b.webhook ?? {})) as WebhookBugs));
   const env = { state, sandbox: config.sandbox, ...(config.requireAccount !== undefined ? { requireAccount: config.requireAccount } : {}) };
   // Only listed tools are served (a fault may hide one, or add names that are not ours).
   const served = new Set(advertisedTools(config).map((t) => t['name']));

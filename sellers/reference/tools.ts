@@ -18,6 +18,8 @@ import {
 import { page } from './pagination.ts';
 import { briefProposals, proposalPackages, refine } from './proposals.ts';
 import { selectSignals } from './signals.ts';
+import { payloadOf } from './envelope.ts';
+import { pollTask, POLLING_TOOLS, submittedBody, tasksOf } from './tasks.ts';
 import {
   REPLAY_TTL_SECONDS,
   type CreativeRecord,
@@ -328,6 +330,12 @@ async function createMediaBuy(args: JsonObject, env: ToolEnv): Promise<JsonObjec
   const outcome = await env.state.idempotentAwaiting('create_media_buy', key, args, async () => {
     const booking = withProposalPackages(args, env);
     checkBooking(booking, env);
+    // Guaranteed inventory waits on the publisher's IO signature: answer `submitted`, book when it is signed.
+    if (awaitsApproval(args)) {
+      const release = releaseOf(env);
+      const task = tasksOf(env.state).start(args, () => payloadOf(atRelease('create_media_buy', book(booking), env), undefined, release));
+      return submittedBody(task);
+    }
     await env.state.adServerRoundTrip();
     return book(booking);
   });
@@ -361,6 +369,18 @@ async function createMediaBuy(args: JsonObject, env: ToolEnv): Promise<JsonObjec
     env.state.remember(env.state.mediaBuys, record.media_buy_id, record);
     return { ...buyAnswer(record), confirmed_at: record.confirmed_at, packages: record.packages.map(packageAnswer) };
   }
+}
+
+/**
+ * A booking of packages that names a guaranteed product goes asynchronous (create_media_buy.mdx: a
+ * guaranteed buy may need a human decision such as IO signing; non-guaranteed ones MUST answer at once).
+ * A proposal's execution stays synchronous: finalizing it already committed the seller to its terms.
+ */
+function awaitsApproval(args: JsonObject): boolean {
+  if (args['proposal_id'] !== undefined || !Array.isArray(args['packages'])) return false;
+  return args['packages']
+    .filter(isPlainObject)
+    .some((p) => catalog.products.find((c) => c.product_id === p['product_id'])?.delivery_type === 'guaranteed');
 }
 
 /**
@@ -735,4 +755,15 @@ export const toolSpecs: readonly ToolSpec[] = [
     run: activateSignal,
     summarize: (b) => `Signal activated on ${count(b, 'deployments')} destinations.`,
   },
+  // The AdCP polling tool (tasks.ts): legacy `tasks/get` and its alias, one payload shape.
+  ...POLLING_TOOLS.map((name): ToolSpec => ({
+    name,
+    description: 'The state of an async task by task_id (include_result: true adds the terminal result).',
+    mutating: false,
+    text: 'mirror',
+    metaId: false,
+    outputProperties: { ...envelopeProps, task_id: { type: 'string' }, result: { type: 'object' } },
+    run: (args, env) => pollTask(args, env.state),
+    summarize: (b) => `Task ${String(b['task_id'])} is ${String(b['status'])}.`,
+  })),
 ];

@@ -15,7 +15,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const FLOORS: ReadonlyArray<readonly string[]> = [
   ['record', 'json.ts', 'adcp-tasks.ts', 'version.ts'],
   ['config', 'extract', 'sanitize.ts'],
-  ['connect', 'schemas'],
+  ['connect', 'schemas', 'webhooks'],
   ['capture'],
   ['checks', 'vectors'],
   ['report', 'storyboards'],

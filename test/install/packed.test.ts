@@ -134,7 +134,11 @@ describe('the packed harness', () => {
       expect(listing, f).toContain(f);
     expect(listing.filter((f) => /\.(ts|mts|cts)$/.test(f))).toEqual([]);
     expect(listing.filter((f) => /^package\/(test|bench|scripts|harness|suites|reports|node_modules)\//.test(f))).toEqual([]);
-    expect(listing.filter((f) => /^package\/sellers\//.test(f))).toEqual(['package/sellers/reference-seller.js']);
+    // The seller's entry, and its public webhook JWKS (a config's webhookKeys may name it).
+    expect(listing.filter((f) => /^package\/sellers\//.test(f)).sort()).toEqual([
+      'package/sellers/reference-seller.js',
+      'package/sellers/reference/webhook-jwks.json',
+    ]);
   });
 
   test('probe get_products --stdio "node server.js", from the seller project with its installed bin: exit 0, from dist/', async () => {

@@ -7,7 +7,7 @@
 // started with `--token`, the agent sending it as `Authorization: Bearer …`; the clean seller runs that way
 // too, so the call without credentials is proven refused as well as proven served by the fault.
 // ADCP_MATRIX_FAULTS=name1,name2 limits the runs to those faults (and the clean seller).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
@@ -17,6 +17,7 @@ import type { Outcome } from '../../harness/checks/check.ts';
 import { catalog } from '../../harness/checks/catalog.ts';
 import { judgeAgent } from '../../harness/checks/engine.ts';
 import { DEFAULT_MAX_BYTES } from '../../harness/config/index.ts';
+import { parseJwks } from '../../harness/config/webhook-keys.ts';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import {
   compositeSchemaSource,
@@ -65,10 +66,19 @@ function stdioAgent(name: string, fault: Fault | undefined, pin?: string): Agent
     timeouts,
     production: fault?.agent?.production ?? false,
     sandbox: fault?.agent?.sandbox ?? true,
+    webhookKeys: webhookKeys(),
     maxBytes: DEFAULT_MAX_BYTES,
     secrets: [],
   };
 }
+
+/** The reference seller's webhook signing keys (its public JWKS), as a config's `webhookKeys` names them. */
+const JWKS_FILE = path.join(root, 'sellers', 'reference', 'webhook-jwks.json');
+const webhookKeys = (): AgentConfig['webhookKeys'] => {
+  const parsed = parseJwks(JSON.parse(readFileSync(JWKS_FILE, 'utf8')));
+  if (!('keys' in parsed)) throw new Error(`sellers/reference/webhook-jwks.json: ${parsed.problem}`);
+  return { keys: parsed.keys, source: JWKS_FILE };
+};
 
 /** The bearer token of the credentials runs (the seller's `--token`). */
 const TOKEN = 'matrix-token-0123456789';
@@ -83,6 +93,7 @@ function httpAgent(name: string, url: string, fault: Fault | undefined, credenti
     timeouts,
     production: fault?.agent?.production ?? false,
     sandbox: fault?.agent?.sandbox ?? true,
+    webhookKeys: webhookKeys(),
     maxBytes: DEFAULT_MAX_BYTES,
     secrets: credentials ? [TOKEN] : [],
   };

@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { stateRuleIds } from '../../harness/run/judge/session-facts.ts';
-import { stdioSellerCommand, type SellerOptions } from '../../sellers/launch.ts';
+import { REFERENCE_WEBHOOK_JWKS, stdioSellerCommand, type SellerOptions } from '../../sellers/launch.ts';
 import { canValidateJunit, runCli, tempDirs, validateJunit, type CliResult } from './cli.helpers.ts';
 import { reportSchemaErrors } from './nightly.helpers.ts';
 
@@ -20,6 +20,7 @@ const seller = (name: string, opts: SellerOptions, extra: Record<string, unknown
   transport: 'stdio',
   ...stdioSellerCommand(opts),
   timeouts,
+  webhookKeys: REFERENCE_WEBHOOK_JWKS, // its async bookings' webhooks are verified
   ...extra,
 });
 

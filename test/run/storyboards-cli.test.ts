@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { stdioSellerCommand } from '../../sellers/launch.ts';
+import { REFERENCE_WEBHOOK_JWKS, stdioSellerCommand } from '../../sellers/launch.ts';
 import { canValidateJunit, runCli, tempDirs, validateJunit } from './cli.helpers.ts';
 
 const tmp = tempDirs();
@@ -27,7 +27,10 @@ async function runWith(
   const dir = await tmp(name);
   const { command, args } = stdioSellerCommand({ faults });
   const config = join(dir, 'agents.json');
-  await writeFile(config, JSON.stringify({ agents: [{ name, transport: 'stdio', command, args, sandbox: true }] }));
+  await writeFile(
+    config,
+    JSON.stringify({ agents: [{ name, transport: 'stdio', command, args, sandbox: true, webhookKeys: REFERENCE_WEBHOOK_JWKS }] }),
+  );
   const cli = await runCli(['run', '--config', config, '--out', dir, '--storyboards', 'error_compliance,capability_discovery', ...extra]);
   return { code: cli.code, stdout: cli.stdout, report: JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report, dir };
 }

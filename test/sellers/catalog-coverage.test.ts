@@ -32,6 +32,12 @@ function wireRuleIds(): string[] {
   return [...section.matchAll(/^\|\s*`([a-z]+\.[a-z0-9-]+)`/gm)].map((m) => m[1]!);
 }
 
+/** Check ids of "The task lifecycle" table (async tasks, polling, webhooks), proven by faults as well. */
+function taskRuleIds(): string[] {
+  const section = (readFileSync(rulesFile, 'utf8').split(/^### The task lifecycle/m)[1] ?? '').split(/^#{2,3} /m)[0] ?? '';
+  return [...section.matchAll(/^\|\s*`([a-z-]+\.[a-z0-9-]+)`/gm)].map((m) => m[1]!);
+}
+
 /** Check ids of the "State in the sandbox" table (sandbox flows), proven by faults as well. */
 function stateRuleIds(): string[] {
   const section = (readFileSync(rulesFile, 'utf8').split(/^### State in the sandbox/m)[1] ?? '').split(/^#{2,3} /m)[0] ?? '';
@@ -81,7 +87,7 @@ describe('the fault list', () => {
   });
 
   test.skipIf(!rulesPresent)('faults trip only ids of RULES.md §2 (its tables) or transport.call (../shared present)', () => {
-    const known = new Set([...ruleIds(), ...businessRuleIds(), ...wireRuleIds(), ...stateRuleIds(), ...HARNESS_IDS]);
+    const known = new Set([...ruleIds(), ...businessRuleIds(), ...wireRuleIds(), ...stateRuleIds(), ...taskRuleIds(), ...HARNESS_IDS]);
     const all = faults.flatMap(namedIds);
     expect(all.filter((id) => !known.has(id))).toEqual([]);
   });

@@ -2,6 +2,8 @@
 // a quick raw assertion of the rule it breaks. (Which check ids each fault trips is the self-test
 // matrix's job, test/matrix/.) Session faults rotate over stdio, HTTP JSON and HTTP SSE.
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { faults } from '../../sellers/faults.ts';
 import { loadTree, responseErrors } from './adcp-schemas.ts';
@@ -35,6 +37,46 @@ const rejection = async (promise: Promise<unknown>): Promise<Json> => {
     return err as Json;
   }
   throw new Error('expected the call to fail');
+};
+
+/** A booking of the reference seller's guaranteed product: answered `submitted`, finished later (tasks.ts). */
+const guaranteedBooking = (correlation: string): Json => ({
+  ...probeArguments('create_media_buy', correlation),
+  packages: [{ product_id: 'sports_video_premium', pricing_option_id: 'video_cpm_fixed', budget: 5000 }],
+});
+
+/** A loopback receiver for one observation: every POST body and its headers; the first `refuse` answered 503. */
+async function hookReceiver(
+  refuse = 0,
+): Promise<{ url: string; bodies: Json[]; headers: Array<Record<string, unknown>>; close(): Promise<void> }> {
+  const bodies: Json[] = [];
+  const headers: Array<Record<string, unknown>> = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json);
+      headers.push({ ...req.headers });
+      res.statusCode = bodies.length <= refuse ? 503 : 204;
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    bodies,
+    headers,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+const withHook = (args: Json, url: string, operation: string): Json => ({
+  ...args,
+  push_notification_config: { url, operation_id: operation },
+});
+/** Waits (bounded) until a delivery says the task completed. */
+const untilCompleted = async (bodies: Json[]): Promise<void> => {
+  for (let i = 0; i < 100 && !bodies.some((b) => b['status'] === 'completed'); i++) await new Promise((r) => setTimeout(r, 50));
 };
 
 const observations: Record<string, Observation> = {
@@ -484,6 +526,66 @@ const observations: Record<string, Observation> = {
       expect(typeof r['media_buy_id']).toBe('string');
     },
   },
+  'webhook-unsigned': {
+    via: 'session',
+    run: async (s) => {
+      const hook = await hookReceiver();
+      try {
+        await s.call('create_media_buy', withHook(guaranteedBooking('unsigned'), hook.url, 'op_unsigned'));
+        await untilCompleted(hook.bodies);
+        expect(hook.headers.length).toBeGreaterThan(0);
+        for (const h of hook.headers) expect(h).not.toHaveProperty('signature');
+      } finally {
+        await hook.close();
+      }
+    },
+  },
+  'webhook-operation-id-dropped': {
+    via: 'session',
+    run: async (s) => {
+      const hook = await hookReceiver();
+      try {
+        await s.call('create_media_buy', withHook(guaranteedBooking('noop'), hook.url, 'op_noop'));
+        await untilCompleted(hook.bodies);
+        expect(hook.bodies.length).toBeGreaterThan(0);
+        for (const b of hook.bodies) expect(b).not.toHaveProperty('operation_id');
+      } finally {
+        await hook.close();
+      }
+    },
+  },
+  'webhook-retry-new-key': {
+    via: 'session',
+    run: async (s) => {
+      const hook = await hookReceiver(1); // the first delivery refused: the seller retries it
+      try {
+        await s.call('create_media_buy', withHook(guaranteedBooking('retry'), hook.url, 'op_retry'));
+        await untilCompleted(hook.bodies);
+        // The refused event's retry may come after later events: find it by its status.
+        for (let i = 0; i < 60 && hook.bodies.filter((b) => b['status'] === hook.bodies[0]?.['status']).length < 2; i++)
+          await new Promise((r) => setTimeout(r, 50));
+        const [first, retry] = hook.bodies.filter((b) => b['status'] === hook.bodies[0]?.['status']);
+        expect(retry).toBeDefined();
+        expect(retry?.['idempotency_key']).not.toBe(first?.['idempotency_key']);
+      } finally {
+        await hook.close();
+      }
+    },
+  },
+  'webhook-inline-duplicate': {
+    via: 'session',
+    run: async (s) => {
+      const hook = await hookReceiver();
+      try {
+        const r = await s.call('create_media_buy', withHook(probeArguments('create_media_buy', 'inline-dup'), hook.url, 'op_inline'));
+        expect(sc(r)['media_buy_id']).toEqual(expect.any(String));
+        await untilCompleted(hook.bodies);
+        expect(hook.bodies[0]).toMatchObject({ status: 'completed', operation_id: 'op_inline' });
+      } finally {
+        await hook.close();
+      }
+    },
+  },
   'idempotency-concurrent-books-twice': {
     via: 'session',
     run: async (s) => {
@@ -544,6 +646,35 @@ const observations: Record<string, Observation> = {
       const r = sc(await s.call('create_media_buy', { ...probeArguments('create_media_buy', 'legacy'), adcp_version: '3.1' }));
       expect(typeof r['media_buy_id']).toBe('string');
       expect(r).not.toHaveProperty('media_buy_status');
+    },
+  },
+  // The task lifecycle (sellers/reference/tasks.ts): a guaranteed booking goes async.
+  'task-submitted-no-task-id': {
+    via: 'session',
+    run: async (s) => {
+      const r = sc(await s.call('create_media_buy', guaranteedBooking('no-task-id')));
+      expect(r['status']).toBe('submitted');
+      expect(r).not.toHaveProperty('task_id');
+    },
+  },
+  'task-never-completes': {
+    via: 'session',
+    run: async (s) => {
+      const r = sc(await s.call('create_media_buy', guaranteedBooking('never')));
+      await new Promise((done) => setTimeout(done, 500)); // the clean seller completes in about 300 ms
+      const polled = sc(await s.call('tasks/get', { task_id: r['task_id'], include_result: true }));
+      expect(polled['status']).toBe('working');
+      expect(polled).not.toHaveProperty('result');
+    },
+  },
+  'task-replay-new-task': {
+    via: 'session',
+    run: async (s) => {
+      const args = guaranteedBooking('replay-new');
+      const first = sc(await s.call('create_media_buy', args));
+      const again = sc(await s.call('create_media_buy', args));
+      expect(again).toMatchObject({ status: 'submitted', replayed: true });
+      expect(again['task_id']).not.toBe(first['task_id']);
     },
   },
   'media-buy-past-start-accepted': {

@@ -103,7 +103,8 @@ async function reverifyAgent(item: ReverifyItem, opts: ReverifyOptions): Promise
   }
   opts.progress?.update(config.name, `re-verify: ${calls.length} failing read-only call(s) in a fresh session`);
   const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(config.timeouts.agentMs + GRACE_MS)]);
-  const second = await captureAgent({ ...config, probes }, { signal, scenarios: false });
+  // No webhook receiver: the calls asked again are reads, judged on their answers alone.
+  const second = await captureAgent({ ...config, probes }, { signal, scenarios: false, webhooks: false });
   if (opts.signal.aborted) return;
   // Should the second session have put the handshake first itself, every call sits one place later.
   const shift = second.exchanges[0]?.handshake ? 1 : 0;

@@ -10,6 +10,7 @@ import { accountFor } from '../../capture/probes.ts';
 import { isObject, own } from '../../json.ts';
 import { extractError } from '../../extract/error.ts';
 import { sellerText } from '../../sanitize.ts';
+import { webhookFacts } from '../../webhooks/report-facts.ts';
 
 /** Created objects listed per agent; the rest are counted (`createdOmitted`). */
 const CREATED_SHOWN = 50;
@@ -20,7 +21,7 @@ export function stateRuleIds(): string[] {
   return catalog.filter((c) => c.requires === 'sandbox').map((c) => c.id);
 }
 
-export type SessionFacts = Pick<AgentFacts, 'account' | 'stateRulesOutOfReach' | 'created' | 'createdOmitted'>;
+export type SessionFacts = Pick<AgentFacts, 'account' | 'stateRulesOutOfReach' | 'created' | 'createdOmitted' | 'webhooks'>;
 
 /** `rules`: the state rules' ids (default: the catalog's, stateRuleIds). */
 export function sessionFacts(
@@ -35,6 +36,8 @@ export function sessionFacts(
   const { created, omitted } = createdObjects(capture, secrets);
   if (created.length) facts.created = created;
   if (omitted) facts.createdOmitted = omitted;
+  const webhooks = webhookFacts(capture, secrets);
+  if (webhooks) facts.webhooks = webhooks;
   return facts;
 }
 
