@@ -2,34 +2,12 @@
 // schemas: the tasks whose request has a top-level `account` that is an AdCP account reference
 // (core/account-ref.json), in AdCP 3.0 (@adcp/sdk) and 3.1.19 (../shared, when present). A configured
 // account is sent exactly on these.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { SDK_30, SHARED_31, tasksTaking } from './request-schemas.helpers.ts';
 import { ACCOUNT_TASKS, ADCP_TASKS } from '../../harness/adcp-tasks.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const SDK_30 = join(ROOT, 'node_modules/@adcp/sdk/dist/lib/schemas-data/3.0');
-const SHARED_31 = resolve(ROOT, '..', 'shared', 'adcp', 'schemas', '3.1.19');
-
-/** Task names (snake_case) whose request schema takes an account reference, in one schema tree. */
-function accountTasks(dir: string): Set<string> {
-  const out = new Set<string>();
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) {
-        if (name !== 'bundled') walk(p);
-      } else if (name.endsWith('-request.json')) {
-        const schema = JSON.parse(readFileSync(p, 'utf8')) as { properties?: Record<string, { $ref?: string }> };
-        const ref = schema.properties?.['account']?.$ref;
-        if (typeof ref === 'string' && ref.endsWith('/core/account-ref.json'))
-          out.add(name.replace(/-request\.json$/, '').replace(/-/g, '_'));
-      }
-    }
-  };
-  walk(dir);
-  return out;
-}
+const accountTasks = (dir: string): Set<string> => tasksTaking(dir, 'account', '/core/account-ref.json');
 
 describe('the tasks that take an account', () => {
   const v30 = accountTasks(SDK_30);

@@ -2,34 +2,12 @@
 // the shipped request schemas: the tasks whose request has a top-level `push_notification_config` that is
 // core/push-notification-config.json, in AdCP 3.0 (@adcp/sdk) and 3.1.19 (../shared, when present). A
 // sandbox agent's calls name the harness's webhook receiver exactly on these.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { SDK_30, SHARED_31, tasksTaking } from './request-schemas.helpers.ts';
 import { ADCP_TASKS, PUSH_NOTIFICATION_TASKS } from '../../harness/adcp-tasks.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const SDK_30 = join(ROOT, 'node_modules/@adcp/sdk/dist/lib/schemas-data/3.0');
-const SHARED_31 = resolve(ROOT, '..', 'shared', 'adcp', 'schemas', '3.1.19');
-
-/** Task names (snake_case) whose request schema takes a push_notification_config, in one schema tree. */
-function pushTasks(dir: string): Set<string> {
-  const out = new Set<string>();
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) {
-        if (name !== 'bundled') walk(p);
-      } else if (name.endsWith('-request.json')) {
-        const schema = JSON.parse(readFileSync(p, 'utf8')) as { properties?: Record<string, { $ref?: string }> };
-        const ref = schema.properties?.['push_notification_config']?.$ref;
-        if (typeof ref === 'string' && ref.endsWith('/core/push-notification-config.json'))
-          out.add(name.replace(/-request\.json$/, '').replace(/-/g, '_'));
-      }
-    }
-  };
-  walk(dir);
-  return out;
-}
+const pushTasks = (dir: string): Set<string> => tasksTaking(dir, 'push_notification_config', '/core/push-notification-config.json');
 
 describe('the tasks that take a push_notification_config', () => {
   const v30 = pushTasks(SDK_30);
