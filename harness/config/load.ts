@@ -9,7 +9,7 @@ import { expandEnv, type Substitution } from './expand.ts';
 import type { AgentConfig, Config, Probe, Timeouts } from './types.ts';
 import { validateConfig } from './validate.ts';
 import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUTS } from './defaults.ts';
-import { parseJwks, type WebhookKeys } from './webhook-keys.ts';
+import { loadWebhookKeys, type WebhookKeys } from './webhook-keys.ts';
 
 export { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUTS } from './defaults.ts';
 
@@ -129,7 +129,7 @@ async function resolveAgent(
     ...optional('protocolVersion', a.protocolVersion ?? defaults.protocolVersion),
     ...optional('adcpVersion', a.adcpVersion ?? defaults.adcpVersion),
     ...optional('account', a.account ?? defaults.account),
-    ...optional('webhookKeys', await webhookKeysOf(a, defaults, dir, file, at)),
+    ...optional('webhookKeys', webhookKeysOf(a, defaults, dir, file, at)),
     ...optional(
       'probes',
       (a.probes ?? defaults.probes)?.map((p) => ({ tool: p.tool, arguments: p.arguments, intent: p.intent ?? 'valid' })),
@@ -188,31 +188,19 @@ async function resolveAgent(
 }
 
 /** The agent's `webhookKeys` (its own, else the defaults'): an inline JWKS, or a JWKS file read now. */
-async function webhookKeysOf(
+function webhookKeysOf(
   a: RawAgent,
   defaults: RawSettings,
   dir: string,
   file: string,
   at: (...keys: Array<string | number>) => string,
-): Promise<WebhookKeys | undefined> {
+): WebhookKeys | undefined {
   const value = a.webhookKeys ?? defaults.webhookKeys;
   if (value === undefined) return undefined;
-  const pointer = a.webhookKeys !== undefined ? at('webhookKeys') : pointerOf('defaults', 'webhookKeys');
-  let doc: unknown = value;
-  let source = 'inline';
-  if (typeof value === 'string') {
-    source = resolve(dir, value);
-    try {
-      doc = JSON.parse(await readFile(source, 'utf8'));
-    } catch (err) {
-      const why = err instanceof SyntaxError ? 'not JSON' : ((err as NodeJS.ErrnoException).code ?? 'unreadable');
-      throw new ConfigError(file, pointer, `cannot read the JWKS file '${value}' (${why}, resolved to ${source})`);
-    }
-  }
-  const parsed = parseJwks(doc);
-  if ('problem' in parsed)
-    throw new ConfigError(file, pointer, `${source === 'inline' ? '' : `the JWKS in '${String(value)}' `}${parsed.problem}`);
-  return { keys: parsed.keys, source };
+  const loaded = loadWebhookKeys(value, dir);
+  if ('problem' in loaded)
+    throw new ConfigError(file, a.webhookKeys !== undefined ? at('webhookKeys') : pointerOf('defaults', 'webhookKeys'), loaded.problem);
+  return loaded;
 }
 
 async function secretValue(v: SecretValue, dir: string, file: string, pointer: string): Promise<string> {

@@ -7,16 +7,32 @@ import { ConfigError, pointerSegment } from './errors.ts';
 
 export const SCHEMA_PATH = fileURLToPath(new URL('../../config/adcp-conformance.schema.json', import.meta.url));
 
-let compiled: ValidateFunction | undefined;
+let compiled: { ajv: Ajv; id: string; validate: ValidateFunction } | undefined;
 
-function validator(): ValidateFunction {
+function schema(): NonNullable<typeof compiled> {
   if (compiled) return compiled;
   const ajv = new Ajv({ allErrors: false, verbose: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
   // Annotation keyword: the phrase a failed constraint shows ("must be <x-expected>").
   ajv.addVocabulary(['x-expected']);
-  const fn = ajv.compile(JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as object);
-  compiled = fn;
-  return fn;
+  const doc = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as { $id: string };
+  compiled = { ajv, id: doc.$id, validate: ajv.compile(doc) };
+  return compiled;
+}
+
+const validator = (): ValidateFunction => schema().validate;
+
+/**
+ * One value against one definition of the config schema (`accountRef` …), for a setting given outside a
+ * config file (a command-line flag): a ConfigError whose file is `label`, as a config's own would read.
+ */
+export function validateSetting(definition: string, value: unknown, label: string): void {
+  const { ajv, id } = schema();
+  const validate = ajv.getSchema(`${id}#/definitions/${definition}`);
+  if (!validate) throw new Error(`the config schema has no definition '${definition}'`);
+  if (validate(value)) return;
+  const errors = validate.errors ?? [];
+  const chosen = errors.find((e) => expectedHint(e) !== undefined) ?? errors[0];
+  throw chosen ? describe(chosen, label, value) : new ConfigError(label, '', 'is not valid');
 }
 
 export function validateConfig(doc: unknown, file: string): void {

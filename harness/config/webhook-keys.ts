@@ -1,5 +1,7 @@
 // The agent's webhook keys from its config (`webhookKeys`: a JWKS file path, or an inline JWKS): public
 // keys only, each with a kid and an Ed25519 / P-256 key type — what the webhook profile allows (security.mdx).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { AdcpJsonWebKey } from '@adcp/sdk/signing';
 
 /** The keys and where they came from (`inline`, or the file's absolute path) for the reports. */
@@ -26,4 +28,26 @@ export function parseJwks(value: unknown): { keys: AdcpJsonWebKey[] } | { proble
     kids.add(k['kid']);
   }
   return { keys: keys as AdcpJsonWebKey[] };
+}
+
+/**
+ * `webhookKeys` as given — an inline JWKS, or the path of a JWKS file (relative to `dir`), read now — or
+ * why it is none (a sentence fragment naming the file). The config and the `--webhook-keys` flag share it.
+ */
+export function loadWebhookKeys(value: unknown, dir: string): WebhookKeys | { problem: string } {
+  let doc: unknown = value;
+  let source = 'inline';
+  if (typeof value === 'string') {
+    source = resolve(dir, value);
+    try {
+      // A JWKS is a few hundred bytes: read synchronously, once, at load.
+      doc = JSON.parse(readFileSync(source, 'utf8'));
+    } catch (err) {
+      const why = err instanceof SyntaxError ? 'not JSON' : ((err as NodeJS.ErrnoException).code ?? 'unreadable');
+      return { problem: `cannot read the JWKS file '${value}' (${why}, resolved to ${source})` };
+    }
+  }
+  const parsed = parseJwks(doc);
+  if ('problem' in parsed) return { problem: `${source === 'inline' ? '' : `the JWKS in '${String(value)}' `}${parsed.problem}` };
+  return { keys: parsed.keys, source };
 }

@@ -21,6 +21,7 @@ import {
 import { downWords } from './gate.ts';
 import { agentSummary, summarize, type AgentSummary } from './summary.ts';
 import { accountLine, createdHeading, createdText, ENABLE_STATE_RULES, outOfReachLine } from './sandbox-notes.ts';
+import { deliveryText, traceCallText, webhookHeading } from './task-notes.ts';
 import {
   agentVerdict,
   baselineUse,
@@ -277,6 +278,7 @@ function card(a: AgentReport, i: number, strict: boolean, harness: string, { cou
     why && !down ? `<p class="v-incomplete">${h(why)}</p>` : '',
     a.stderrTail ? `<pre>stderr: ${h(a.stderrTail)}</pre>` : '',
     sandboxNotes(a),
+    taskNotes(a),
     '</article>',
   ].join('');
 }
@@ -290,7 +292,7 @@ function sandboxNotes(a: AgentReport): string {
   const reach = outOfReachLine(a);
   const heading = createdHeading(a);
   const created = a.created ?? [];
-  const more = created.length - CREATED_SHOWN + (a.createdOmitted ?? 0);
+  const more = Math.max(0, created.length - CREATED_SHOWN) + (a.createdOmitted ?? 0);
   return [
     account ? `<p class="muted" data-account="${h(a.account?.source ?? '')}">${h(account)}</p>` : '',
     reach
@@ -304,6 +306,34 @@ function sandboxNotes(a: AgentReport): string {
       : '',
   ].join('');
 }
+
+/** The task lifecycle call by call with each request and answer, and every webhook delivery with its signature and body. */
+function taskNotes(a: AgentReport): string {
+  const trace = a.taskTrace;
+  const w = a.webhooks;
+  const calls = trace
+    ? `<details data-task-trace="${trace.calls.length}"><summary>${h(trace.text)}</summary><ul>${trace.calls
+        .map(
+          (c) =>
+            `<li data-step="${h(c.step)}" data-status="${h(c.status)}">${h(traceCallText(c))}<pre>sent: ${h(c.request)}${c.answer ? `\nanswered: ${h(c.answer)}` : ''}</pre></li>`,
+        )
+        .join('')}</ul></details>`
+    : '';
+  const more = w ? Math.max(0, w.deliveries.length - DELIVERIES_SHOWN) + w.omitted : 0;
+  const deliveries = w
+    ? `<details data-webhooks="${w.deliveries.length + w.omitted}"><summary>${h(webhookHeading(w))}</summary><ul>${w.deliveries
+        .slice(0, DELIVERIES_SHOWN)
+        .map(
+          (d) =>
+            `<li data-verified="${d.verification ? String(d.verification.ok) : 'none'}"${d.verification?.ok === false ? ' class="v-nonconformant"' : ''}>${h(deliveryText(d))}<pre>${h(d.body)}</pre></li>`,
+        )
+        .join('')}${more > 0 ? `<li>… ${more} more in report.json</li>` : ''}</ul></details>`
+    : '';
+  return calls + deliveries;
+}
+
+/** Webhook deliveries listed per card; the rest are in report.json. */
+const DELIVERIES_SHOWN = 50;
 
 /** One section of findings: its heading counts outcomes (the cards' column) and findings. */
 function findingSection(s: FindingSection, strict: boolean): string {

@@ -25,6 +25,7 @@ import type {
   Layer,
   RunProvenance,
   RunReport,
+  TaskTrace,
   Verdict,
 } from './model.ts';
 import { accountLine, createdHeading, ENABLE_STATE_RULES, outOfReachLine } from './sandbox-notes.ts';
@@ -94,6 +95,8 @@ export interface ReportJsonAgent {
   created?: { objects: CreatedObject[]; omitted: number; text: string };
   /** The webhook receiver the harness hosted for a sandbox agent: where the calls pointed, what arrived (bounded). */
   webhooks?: WebhookFacts;
+  /** The task lifecycle flow of a sandbox agent, call by call: the first answer, each poll, the terminal result, the replay. */
+  taskLifecycle?: TaskTrace;
   outcomes: ReportJsonOutcome[];
   layers: Record<Layer, number>;
   summary: Counts;
@@ -210,6 +213,7 @@ export function buildReportJson(report: RunReport): ReportJson {
         text: created,
       };
     if (a.webhooks) agent.webhooks = structuredClone(a.webhooks);
+    if (a.taskTrace) agent.taskLifecycle = structuredClone(a.taskTrace);
     return agent;
   });
   return {

@@ -13,6 +13,7 @@ import { agentVerdict, incompleteReason, LAYERS, storyboardCounts, verdictText, 
 import { catalogCounts } from './counts.ts';
 import { caseFailureBody, type TestCase } from './test-cases.ts';
 import { accountLine, createdHeading, createdText, ENABLE_STATE_RULES, outOfReachLine } from './sandbox-notes.ts';
+import { deliveryText, traceCallText, webhookHeading } from './task-notes.ts';
 
 export interface JunitSuiteInfo {
   /** Base name of the suite file vitest ran for this agent (what vitest puts in `<testsuite name>`). */
@@ -107,6 +108,15 @@ export function agentProperties(agent: AgentReport, strict: boolean): Array<[str
   if (created !== null) {
     props.push(['created', created]);
     for (const [i, c] of (agent.created ?? []).entries()) props.push([`created.${i}`, createdText(c)]);
+  }
+  if (agent.taskTrace) {
+    props.push(['taskLifecycle', agent.taskTrace.text]);
+    for (const [i, c] of agent.taskTrace.calls.entries())
+      props.push([`taskLifecycle.${i}`, `${traceCallText(c)} — sent: ${c.request}${c.answer ? ` — answered: ${c.answer}` : ''}`]);
+  }
+  if (agent.webhooks) {
+    props.push(['webhooks', webhookHeading(agent.webhooks)]);
+    for (const [i, d] of agent.webhooks.deliveries.entries()) props.push([`webhooks.${i}`, deliveryText(d)]);
   }
   for (const [k, v] of Object.entries(counts)) props.push([`count.${k}`, String(v)]);
   for (const [k, v] of Object.entries(storyboardCounts(agent) ?? {})) props.push([`storyboards.${k}`, String(v)]);

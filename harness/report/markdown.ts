@@ -23,6 +23,7 @@ import {
   type Verdict,
 } from './model.ts';
 import { accountLine, createdHeading, createdText, ENABLE_STATE_RULES, hasSandboxNotes, outOfReachLine } from './sandbox-notes.ts';
+import { deliveryText, hasTaskNotes, quotedCalls, traceCallText, webhookHeading } from './task-notes.ts';
 import { agentSummary, summarize } from './summary.ts';
 
 const MARK: Record<Verdict, string> = { conformant: '✅', nonconformant: '❌', incomplete: '⚠️' };
@@ -125,6 +126,10 @@ export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMM
   const sandbox = report.agents.filter(hasSandboxNotes);
   if (sandbox.length) add('Sandbox and account', ['', '## Sandbox and account', ''], sandbox.flatMap(sandboxRows));
 
+  // The task lifecycle call by call (the first answer, each poll, the terminal result) and every webhook delivery with its signature.
+  const tasks = report.agents.filter(hasTaskNotes);
+  if (tasks.length) add('Task lifecycle and webhooks', ['', '## Task lifecycle and webhooks', ''], tasks.flatMap(taskRows));
+
   const incomplete = report.agents.map((a) => ({ a, why: incompleteReason(a, report.strict) })).filter((x) => x.why !== null);
   if (incomplete.length)
     add(
@@ -198,10 +203,35 @@ function sandboxRows(a: AgentReport): string[] {
   const heading = createdHeading(a);
   if (heading) {
     const created = a.created ?? [];
-    const more = created.length - CREATED_SHOWN + (a.createdOmitted ?? 0);
+    const more = Math.max(0, created.length - CREATED_SHOWN) + (a.createdOmitted ?? 0);
     rows.push(
       `- **${md(a.name)}** ${md(heading)}`,
       ...created.slice(0, CREATED_SHOWN).map((c) => `  - ${md(createdText(c))}`),
+      ...(more > 0 ? [`  - … ${more} more in report.json`] : []),
+    );
+  }
+  return rows;
+}
+
+/** Webhook deliveries listed per agent in the summary; the rest are in report.json. */
+const DELIVERIES_SHOWN = 20;
+
+/** One agent's task lifecycle (the answers of the booking, the last poll and the replay quoted) and its webhook deliveries. */
+function taskRows(a: AgentReport): string[] {
+  const rows: string[] = [];
+  if (a.taskTrace) {
+    const quoted = quotedCalls(a.taskTrace.calls);
+    rows.push(
+      `- **${md(a.name)}** ${md(a.taskTrace.text)}`,
+      ...a.taskTrace.calls.map((c) => `  - ${md(traceCallText(c))}${quoted.has(c) && c.answer ? ` — answered: ${md(c.answer)}` : ''}`),
+    );
+  }
+  const w = a.webhooks;
+  if (w) {
+    const more = Math.max(0, w.deliveries.length - DELIVERIES_SHOWN) + w.omitted;
+    rows.push(
+      `- **${md(a.name)}** ${md(webhookHeading(w))}`,
+      ...w.deliveries.slice(0, DELIVERIES_SHOWN).map((d) => `  - ${d.verification?.ok === false ? '❌ ' : ''}${md(deliveryText(d))}`),
       ...(more > 0 ? [`  - … ${more} more in report.json`] : []),
     );
   }

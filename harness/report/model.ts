@@ -51,6 +51,28 @@ export interface AgentFacts {
   createdOmitted?: number;
   /** The webhook receiver the harness hosted (sandbox agents): what arrived, bounded. */
   webhooks?: import('../webhooks/report-facts.ts').WebhookFacts;
+  /** The task lifecycle flow (sandbox agents): the booking's first answer, each poll, the terminal result, the replay. */
+  taskTrace?: TaskTrace;
+}
+
+/** What the task lifecycle flow did, call by call (strings sanitized and bounded). */
+export interface TaskTrace {
+  /** One line: the first answer, the polls, where the task ended; or why the flow did not run. */
+  text: string;
+  calls: TaskTraceCall[];
+}
+
+export interface TaskTraceCall {
+  /** Index of the call in the agent's session. */
+  call: number;
+  /** The flow's step: book, poll-1 …, replay, cleanup. */
+  step: string;
+  tool: string;
+  /** What the answer said in a word: a task status, `error CODE`, `no answer`, `no payload`. */
+  status: string;
+  taskId?: string;
+  request: string;
+  answer?: string;
 }
 
 /** The account the calls named: the config's `account`, or the harness's own natural-key sandbox reference. */

@@ -15,6 +15,7 @@ import {
   type RunReport,
 } from './model.ts';
 import { accountLine, createdHeading, createdText, ENABLE_STATE_RULES, outOfReachLine } from './sandbox-notes.ts';
+import { deliveryText, traceCallText, webhookHeading } from './task-notes.ts';
 import { changeRows, comparisonHeadline } from './compare.ts';
 import { callEvidenceLines, ruleLines } from './evidence-text.ts';
 import {
@@ -96,7 +97,7 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain, o
       if (why !== null) out.push(`  ${paint.yellow(`incomplete: ${why}`)}`);
     }
     if (a.stderrTail && !quiet) out.push(`  ${paint.dim(`stderr: ${a.stderrTail}`)}`);
-    if (!quiet) out.push(...sandboxLines(a, paint));
+    if (!quiet) out.push(...sandboxLines(a, paint), ...taskLines(a, paint));
   }
 
   const sections = summary.findings;
@@ -182,7 +183,27 @@ function sandboxLines(a: AgentReport, paint: Paint): string[] {
   if (heading) {
     const created = a.created ?? [];
     out.push(`  ${heading}`, ...created.slice(0, CREATED_SHOWN).map((c) => `    · ${createdText(c)}`));
-    const more = created.length - CREATED_SHOWN + (a.createdOmitted ?? 0);
+    const more = Math.max(0, created.length - CREATED_SHOWN) + (a.createdOmitted ?? 0);
+    if (more > 0) out.push(`    … ${more} more in report.json`);
+  }
+  return out;
+}
+
+/** Deliveries listed per agent in the terminal; the rest are in the other reports. */
+const DELIVERIES_SHOWN = 10;
+
+/** The task lifecycle flow call by call (its status in a word), and each webhook delivery with its signature. */
+function taskLines(a: AgentReport, paint: Paint): string[] {
+  const out: string[] = [];
+  if (a.taskTrace) out.push(`  ${a.taskTrace.text}`, ...a.taskTrace.calls.map((c) => `    · ${traceCallText(c)}`));
+  const w = a.webhooks;
+  if (w) {
+    out.push(`  ${webhookHeading(w)}`);
+    for (const d of w.deliveries.slice(0, DELIVERIES_SHOWN)) {
+      const line = `    · ${deliveryText(d)}`;
+      out.push(d.verification?.ok === false ? paint.red(line) : line);
+    }
+    const more = Math.max(0, w.deliveries.length - DELIVERIES_SHOWN) + w.omitted;
     if (more > 0) out.push(`    … ${more} more in report.json`);
   }
   return out;

@@ -28,6 +28,8 @@ export interface WebhookDeliveryFacts {
   /** The body's start (UTF-8 text, or base64 per `bodyEncoding`), bounded. */
   body: string;
   bodyEncoding: 'utf8' | 'base64';
+  /** Its signature checked under the RFC 9421 webhook profile with the agent's `webhookKeys`; absent: not verified. */
+  verification?: { ok: true; keyid: string } | { ok: false; code: string; step?: number; message: string };
 }
 
 export interface WebhookFacts {
@@ -85,7 +87,50 @@ function deliveryFacts(d: Record<string, unknown>, secrets: readonly string[]): 
       .map(([k, v]) => [sellerText(k, secrets, 128), sellerText(v, secrets, HEADER_CHARS)]),
     body: sellerText(own(d, 'body'), secrets, BODY_CHARS),
     bodyEncoding: own(d, 'bodyEncoding') === 'base64' ? 'base64' : 'utf8',
+    ...verificationFacts(own(d, 'verification'), secrets),
   };
+}
+
+/** The verification as recorded (a replayed capture is read defensively); nothing when there was none. */
+function verificationFacts(v: unknown, secrets: readonly string[]): Pick<WebhookDeliveryFacts, 'verification'> {
+  if (!isObject(v)) return {};
+  if (own(v, 'ok') === true) return { verification: { ok: true, keyid: sellerText(own(v, 'keyid'), secrets, 200) } };
+  const step = own(v, 'step');
+  return {
+    verification: {
+      ok: false,
+      code: sellerText(own(v, 'code'), secrets, 80),
+      ...(typeof step === 'number' && Number.isSafeInteger(step) && step >= 0 ? { step } : {}),
+      message: sellerText(own(v, 'message'), secrets, 500),
+    },
+  };
+}
+
+/** A delivery's signature in words: verified with which key, rejected with which code, or not verified. */
+export function verificationText(d: Pick<WebhookDeliveryFacts, 'verification' | 'call'>): string {
+  const v = d.verification;
+  if (v?.ok === true) return `signature verified (key ${v.keyid})`;
+  if (v) return `signature rejected: ${v.code}${v.step !== undefined ? ` (checklist step ${v.step})` : ''}: ${v.message}`;
+  return d.call < 0 ? 'not verified (a path the harness never handed out)' : 'signature not verified (no `webhookKeys` for this agent)';
+}
+
+/** One delivery in words: `+1264 ms POST /…/45 (call 45), 344 bytes: answered 503; signature verified (key k)`. */
+export function deliveryText(d: WebhookDeliveryFacts): string {
+  const status = deliveryStatus(d);
+  const cut = d.cut ? `, cut (${d.cut})` : '';
+  const call = d.call >= 0 ? `call ${d.call}` : 'no call';
+  return `+${d.at} ms ${d.method} ${d.target} (${call}), ${d.bodyBytes} bytes${cut}${status ? `, ${status}` : ''}: answered ${d.answered}; ${verificationText(d)}`;
+}
+
+/** The task status a delivery's JSON body reports (its `status`), when the excerpt is the whole body; '' otherwise. */
+function deliveryStatus(d: WebhookDeliveryFacts): string {
+  if (d.bodyEncoding !== 'utf8' || d.cut || d.body.length >= BODY_CHARS) return '';
+  try {
+    const status = own(JSON.parse(d.body), 'status');
+    return typeof status === 'string' && /^[a-z_-]{1,32}$/.test(status) ? `status ${status}` : '';
+  } catch {
+    return '';
+  }
 }
 
 const count = (v: unknown): number => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : 0);

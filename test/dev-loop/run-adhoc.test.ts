@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { SELLER_ENTRY, startHttpSeller } from '../../sellers/launch.ts';
+import { REFERENCE_WEBHOOK_JWKS, SELLER_ENTRY, startHttpSeller } from '../../sellers/launch.ts';
 import { readReport, runCli, tempDirs } from '../run/cli.helpers.ts';
 
 const tmp = tempDirs();
@@ -40,7 +40,7 @@ describe('run with an agent on the command line', () => {
     expect(r.stdout).toMatch(/✓ conformant to AdCP/);
   });
 
-  test('--url URL --header … --sandbox: the header value never reaches a report; the mutating probes run', async () => {
+  test('--url URL --header … --sandbox --account … --webhook-keys …: conformant; the header value never reaches a report', async () => {
     const out = await tmp('adhoc-http');
     const r = await runCli([
       'run',
@@ -49,17 +49,22 @@ describe('run with an agent on the command line', () => {
       '--header',
       `Authorization: Bearer ${secret}`,
       '--sandbox',
+      '--account',
+      'acc_cli_1',
+      // The seller's public JWKS: its signed webhooks are verified, so the verdict can be conformant.
+      '--webhook-keys',
+      REFERENCE_WEBHOOK_JWKS,
       '--out',
       out,
       '--verbose',
     ]);
-    // A command-line agent cannot name webhookKeys yet: its signed webhooks stay unverified, so the verdict
-    // is incomplete (exit 3), never conformant on an unchecked signature.
-    expect(r.code, r.stdout + r.stderr).toBe(3);
-    expect(r.stdout).toContain('webhook.signature');
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/signatures: \d+ verified/);
     const report = await readReport(out);
     const host = new URL(seller.url).host;
     expect(report.agents.map((a) => [a.name, a.transport])).toEqual([[host, 'http']]);
+    expect(report.agents[0]!.outcomes.find((o) => o.check === 'webhook.signature')?.status).toBe('pass');
+    expect(JSON.stringify(report.agents[0])).toContain('account: {\\"account_id\\":\\"acc_cli_1\\"} (config `account`)');
     expect(
       report.agents[0]!.outcomes.some((o) => o.tool.startsWith('create_media_buy') && o.check === 'transport.call' && o.status === 'pass'),
     ).toBe(true);
@@ -78,6 +83,21 @@ describe('run with an agent on the command line', () => {
     [['--stdio', 'x', '--shard', '1/2'], /no --shard with them/],
     [['--replay', 'r.jsonl', '--watch'], /--watch re-runs live agents: not with --replay/],
     [['--sandbox'], /--sandbox goes with --url or --stdio/],
+    [['--account', 'acc_1'], /--account goes with --url or --stdio/],
+    [
+      ['--url', 'http://127.0.0.1:1/mcp', '--account', '{"account_id":""}'],
+      /--account: \/account_id: must be a seller-assigned account id/,
+    ],
+    [['--url', 'http://127.0.0.1:1/mcp', '--account', '{"account_id":'], /--account: not JSON/],
+    [['--url', 'http://127.0.0.1:1/mcp', '--webhook-keys', 'k.json'], /--webhook-keys goes with --sandbox/],
+    [
+      ['--url', 'http://127.0.0.1:1/mcp', '--sandbox', '--webhook-keys', 'missing.json'],
+      /--webhook-keys: cannot read the JWKS file 'missing.json' \(ENOENT/,
+    ],
+    [
+      ['--url', 'http://127.0.0.1:1/mcp', '--sandbox', '--webhook-keys', '{"keys":[{"kid":"k","kty":"OKP","d":"x"}]}'],
+      /--webhook-keys: keys\[0\] holds private key material/,
+    ],
   ])('run %j exits 2', async (args, message) => {
     const r = await runCli(['run', ...args]);
     expect(r.code, r.stdout + r.stderr).toBe(2);

@@ -2,6 +2,7 @@
 // sandbox seller delivering on its first sync_creatives call): a flood, a 100 MiB body, a slow body, a wrong
 // path, a body that is not JSON. Each is bounded (count, bytes, time; memory), recorded, and the session goes
 // on to its end. And a seller delivering a payload is recorded with its exact bytes, 503 first, 204 after.
+import { generateKeyPairSync } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
@@ -11,17 +12,20 @@ import type { StdioAgentConfig } from '../../harness/config/types.ts';
 import { own } from '../../harness/json.ts';
 import type { AgentCapture } from '../../harness/record/exchange.ts';
 import { DEFAULT_BOUNDS } from '../../harness/webhooks/receiver.ts';
+import { sessionFacts } from '../../harness/run/judge/session-facts.ts';
+import { verificationText } from '../../harness/webhooks/report-facts.ts';
 
 const SELLER = fileURLToPath(new URL('./servers/webhook-sender.mjs', import.meta.url));
 const AGENT_MS = 30_000;
 const MIB = 1024 * 1024;
 
-const agent = (behaviour: string): StdioAgentConfig => ({
+const agent = (behaviour: string, over: Partial<StdioAgentConfig> = {}): StdioAgentConfig => ({
   name: `webhook-${behaviour}`,
   transport: 'stdio',
   command: process.execPath,
   args: [SELLER, behaviour],
   env: {},
+  ...over,
   timeouts: { connectMs: 10_000, callMs: 5_000, agentMs: AGENT_MS },
   production: false,
   sandbox: true,
@@ -30,10 +34,13 @@ const agent = (behaviour: string): StdioAgentConfig => ({
 });
 
 /** The capture, with its wall time and how much the harness's RSS grew meanwhile. */
-async function run(behaviour: string): Promise<{ capture: AgentCapture; ms: number; grewMiB: number }> {
+async function run(
+  behaviour: string,
+  over: Partial<StdioAgentConfig> = {},
+): Promise<{ capture: AgentCapture; ms: number; grewMiB: number }> {
   const rss0 = process.memoryUsage().rss;
   const t0 = performance.now();
-  const capture = await captureAgent(agent(behaviour), { webhooks: { lateMs: 500 } });
+  const capture = await captureAgent(agent(behaviour, over), { webhooks: { lateMs: 500 } });
   return { capture, ms: performance.now() - t0, grewMiB: (process.memoryUsage().rss - rss0) / MIB };
 }
 
@@ -117,5 +124,49 @@ describe('the webhook receiver against hostile senders', () => {
     expect(capture.webhooks!.deliveries).toEqual([
       expect.objectContaining({ body: 'this is not JSON \u0000', bodyEncoding: 'utf8', answered: 503 }),
     ]);
+  }, 60_000);
+
+  test('badly signed deliveries: each rejected with its profile code, the good one verified, webhook.signature fails them', async () => {
+    // A key of the sender's own, fresh per run: the private half reaches the seller through its env (a
+    // secret, so never in a report), the public half is the agent's webhookKeys.
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const kid = 'hostile-sender-key';
+    const priv = { ...privateKey.export({ format: 'jwk' }), kid };
+    const pub = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'EdDSA', use: 'sig', key_ops: ['verify'], adcp_use: 'request-signing' };
+    const { capture, ms } = await run('bad-signature', {
+      env: { WEBHOOK_SENDER_JWK: JSON.stringify(priv) },
+      secrets: [JSON.stringify(priv)],
+      webhookKeys: { keys: [pub] as never, source: 'inline' },
+    });
+    wentOn(capture);
+    expect(ms).toBeLessThan(AGENT_MS);
+    const byCase = new Map(
+      capture.webhooks!.deliveries.map((d) => [(/"case":"([a-z-]+)"/.exec(d.body)?.[1] ?? '?') + (d.answered === 204 ? '+' : ''), d]),
+    );
+    const codeOf = (c: string) => {
+      const v = byCase.get(c)?.verification;
+      return v?.ok === false ? v.code : v?.ok;
+    };
+    expect(codeOf('good')).toBe(true);
+    // The good delivery sent again, nonce and all: the receiver sees the same event (204) and the nonce twice.
+    expect(codeOf('good+')).toBe('webhook_signature_replayed');
+    expect(codeOf('tampered')).toBe('webhook_signature_digest_mismatch');
+    expect(codeOf('garbage-signature')).toBe('webhook_signature_invalid');
+    expect(codeOf('unknown-key')).toBe('webhook_signature_key_unknown');
+    expect(codeOf('malformed-input')).toBe('webhook_signature_header_malformed');
+    expect(codeOf('wrong-tag')).toBe('webhook_signature_tag_invalid');
+    // 12 KiB of Signature-Input: kept to the header bound, then refused, never parsed whole.
+    expect(codeOf('huge-input')).toMatch(/^webhook_signature_/);
+    expect(byCase.get('huge-input')!.headers.find(([k]) => k === 'signature-input')![1].length).toBe(DEFAULT_BOUNDS.maxHeaderChars);
+
+    const signature = judgeAgent(capture, { agent: capture.agent }).filter((o) => o.check === 'webhook.signature');
+    expect(signature.filter((o) => o.status === 'pass')).toHaveLength(1);
+    expect(signature.filter((o) => o.status === 'fail')).toHaveLength(7);
+    // The reports say each verdict, and never the sender's private key.
+    const facts = sessionFacts(capture, [], [JSON.stringify(priv), String(priv.d)]);
+    const texts = facts.webhooks!.deliveries.map((d) => verificationText(d));
+    expect(texts.filter((t) => t.startsWith('signature verified (key hostile-sender-key)'))).toHaveLength(1);
+    expect(texts.filter((t) => t.startsWith('signature rejected: webhook_signature_'))).toHaveLength(7);
+    expect(JSON.stringify(facts)).not.toContain(String(priv.d));
   }, 60_000);
 });

@@ -62,7 +62,47 @@ function hostileCapture(): AgentCapture {
       }),
       x('get_products', { content: [{ type: 'text', text: NASTY }], structuredContent: { status: NASTY, [NASTY]: NASTY } }),
       x(NASTY, { isError: true, content: [{ type: 'text', text: `Cannot read properties of undefined ${NASTY}` }] }),
+      // The task lifecycle trace and the webhook deliveries quote the seller too.
+      x('create_media_buy', { content: [], structuredContent: { status: 'submitted', task_id: NASTY, message: NASTY } }, {
+        scenario: { name: 'task-lifecycle', step: 'book' },
+      } as Partial<Exchange>),
+      x('tasks/get', { content: [], structuredContent: { status: NASTY, task_id: NASTY, result: { media_buy_id: NASTY } } }, {
+        scenario: { name: 'task-lifecycle', step: 'poll-1' },
+      } as Partial<Exchange>),
     ],
+    scenarios: [{ name: 'task-lifecycle', status: 'ran' }],
+    webhooks: {
+      base: NASTY,
+      kind: 'loopback',
+      omitted: 0,
+      waitedMs: 1,
+      deliveries: [
+        {
+          at: 1,
+          method: NASTY,
+          target: NASTY,
+          call: 3,
+          headers: [[NASTY, NASTY]],
+          body: JSON.stringify({ status: NASTY, note: NASTY }),
+          bodyEncoding: 'utf8',
+          bodyBytes: 5,
+          answered: 503,
+          verification: { ok: false, code: NASTY, step: 3, message: NASTY },
+        },
+        {
+          at: 2,
+          method: 'POST',
+          target: '/x',
+          call: 3,
+          headers: [],
+          body: NASTY,
+          bodyEncoding: 'utf8',
+          bodyBytes: 5,
+          answered: 204,
+          verification: { ok: true, keyid: NASTY },
+        },
+      ],
+    },
   };
 }
 
@@ -101,6 +141,8 @@ describe('every writer, the same hostile strings', async () => {
     expect(a.outcomes.some((o) => o.status === 'fail' && (o.evidence?.answer ?? '').includes('forged line'))).toBe(true);
     expect(a.outcomes.some((o) => o.evidence?.diagnosis)).toBe(true);
     expect(a.stderrTail).toContain('RED');
+    expect(a.taskTrace?.calls).toHaveLength(2);
+    expect(a.webhooks?.deliveries).toHaveLength(2);
   });
 
   test.for(Object.keys(outputs))('%s: no control, bidi, zero-width or lone-surrogate character, and no secret', (name) => {

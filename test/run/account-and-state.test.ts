@@ -36,6 +36,14 @@ interface JsonAgent {
   account?: { source: string; reference: string; text: string; refusals?: Array<{ code: string; calls: number; tools: string[] }> };
   stateRulesOutOfReach?: { rules: string[]; text: string; enable: string };
   created?: { objects: Array<{ kind: string; id: string; cleanup: string }>; omitted: number; text: string };
+  taskLifecycle?: {
+    text: string;
+    calls: Array<{ call: number; step: string; tool: string; status: string; request: string; answer?: string }>;
+  };
+  webhooks?: {
+    text: string;
+    deliveries: Array<{ call: number; answered: number; verification?: { ok: boolean; keyid?: string; code?: string } }>;
+  };
   outcomes: Array<{ check: string; status: string; evidence?: { request?: string; answer?: string; related?: Related[] } }>;
 }
 
@@ -56,10 +64,11 @@ beforeAll(async () => {
         seller('read-only', {}, {}),
         seller('books-twice', { faults: ['idempotency-concurrent-books-twice'] }, { sandbox: true }),
         seller('read-misses', { faults: ['media-buy-read-misses-newest'] }, { sandbox: true }),
+        seller('unsigned', { faults: ['webhook-unsigned'] }, { sandbox: true }),
       ],
     }),
   );
-  cli = await runCli(['run', '--config', config, '--out', dir, '--concurrency', '5']);
+  cli = await runCli(['run', '--config', config, '--out', dir, '--concurrency', '6']);
   const read = (f: string) => readFile(join(dir, f), 'utf8');
   report = JSON.parse(await read('report.json')) as { agents: JsonAgent[] };
   files = { summary: await read('summary.md'), html: await read('report.html'), junit: await read('junit.xml'), dir };
@@ -122,6 +131,61 @@ describe('sandbox flows', () => {
     expect(files.junit).toContain('<property name="created.0"');
   });
 });
+
+describe('an async create (a guaranteed booking the seller answers submitted)', () => {
+  test('every report shows the submitted answer, each poll, the terminal result, and each webhook delivery with its verification', () => {
+    const a = byName('with-account');
+    const trace = a.taskLifecycle!;
+    const [book, ...rest] = trace.calls;
+    expect(book).toMatchObject({ step: 'book', tool: 'create_media_buy', status: 'submitted' });
+    expect(book!.answer).toContain('"status":"submitted"');
+    const polls = rest.filter((c) => c.step.startsWith('poll-'));
+    expect(polls.length).toBeGreaterThan(0);
+    expect(polls.at(-1)).toMatchObject({ status: 'completed' });
+    expect(polls.at(-1)!.answer).toContain('media_buy_id');
+    expect(trace.text).toMatch(
+      /answered submitted \(task [^)]+\) → \d+ polls? with (tasks\/get|get_task_status) → completed \(media_buy_id /,
+    );
+    const deliveries = a.webhooks!.deliveries;
+    expect(deliveries.length).toBeGreaterThanOrEqual(2);
+    for (const d of deliveries) expect(d.verification).toMatchObject({ ok: true, keyid: 'reference-seller-webhook-2026' });
+
+    // Terminal: the line, every call, every delivery with its signature.
+    expect(cli.stdout).toContain(trace.text);
+    for (const c of trace.calls) expect(cli.stdout).toContain(`call ${c.call} ${c.tool} (${c.step}): ${c.status}`);
+    const verified = (text: string) => text.match(/signature verified \(key reference-seller-webhook-2026\)/g)?.length ?? 0;
+    expect(verified(section(cli.stdout, trace.text))).toBeGreaterThanOrEqual(deliveries.length);
+    // summary.md: the calls, the first answer and the terminal result quoted, the deliveries.
+    const summary = section(files.summary, '## Task lifecycle and webhooks');
+    expect(summary).toContain(`(book): submitted`);
+    expect(summary).toMatch(/\(poll-\d+\): completed[^\n]*answered: [^\n]*media\\?_buy\\?_id/);
+    expect(verified(summary)).toBeGreaterThanOrEqual(deliveries.length);
+    // report.html: every call with its request and answer, every delivery with its verdict.
+    expect(files.html).toContain(`data-task-trace="${trace.calls.length}"`);
+    expect(files.html).toContain('data-step="book" data-status="submitted"');
+    expect(files.html).toMatch(/data-step="poll-\d+" data-status="completed"/);
+    expect(files.html.match(/data-verified="true"/g)!.length).toBeGreaterThanOrEqual(deliveries.length);
+    // junit.xml: one property per call and per delivery.
+    for (const i of trace.calls.keys()) expect(files.junit).toContain(`<property name="taskLifecycle.${i}"`);
+    for (const i of deliveries.keys())
+      expect(files.junit).toMatch(new RegExp(`<property name="webhooks\\.${i}" value="[^"]*signature verified`));
+  });
+
+  test('unsigned deliveries: each rejected, in every report', () => {
+    const deliveries = byName('unsigned').webhooks!.deliveries;
+    expect(deliveries.length).toBeGreaterThan(0);
+    for (const d of deliveries) expect(d.verification).toMatchObject({ ok: false, code: expect.stringMatching(/^webhook_signature_/) });
+    const rejected = /signature rejected: webhook_signature_/g;
+    expect(section(cli.stdout, 'unsigned').match(rejected)?.length).toBeGreaterThanOrEqual(deliveries.length);
+    expect(files.summary.match(rejected)?.length).toBeGreaterThanOrEqual(deliveries.length);
+    expect(files.html.match(/data-verified="false"/g)?.length).toBeGreaterThanOrEqual(deliveries.length);
+    expect(
+      files.junit.match(/<property name="webhooks\.\d+" value="[^"]*signature rejected: webhook_signature_/g)?.length,
+    ).toBeGreaterThanOrEqual(deliveries.length);
+  });
+});
+
+const section = (text: string, from: string) => text.slice(Math.max(0, text.indexOf(from)));
 
 describe('a failure resting on two calls', () => {
   const related = (agent: string, check: string): { o: JsonAgent['outcomes'][number]; r: Related } => {

@@ -1,7 +1,8 @@
 // An agent given on the command line instead of a config file, for the local dev loop:
 //   --url URL [--header 'Name: value']…     a streamable-HTTP agent
 //   --stdio 'COMMAND ARGS…'                 a stdio agent, spawned in the current directory (or --cwd DIR)
-// with `--sandbox` to allow the mutating probes, `--timeout` / `--connect-timeout` / `--agent-timeout` for its
+// with `--sandbox` to allow the mutating probes, `--account` for the AdCP account its calls name,
+// `--webhook-keys` for the keys its webhooks are verified with, `--timeout` / `--connect-timeout` / `--agent-timeout` for its
 // limits and `--env KEY=VALUE` for a stdio agent's environment. The current directory is the user's
 // (invocation-dir.ts: bin/adcp-conformance.js has changed into it). Header values, URL credentials and every
 // `--env` value are secrets, as `${VAR}` and `env` values of a config are: redacted from every output. `run` and `probe` share these options
@@ -11,6 +12,9 @@ import { basename, isAbsolute, resolve } from 'node:path';
 import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUTS } from '../../config/defaults.ts';
 import type { AgentConfig, Timeouts } from '../../config/types.ts';
 import type { AdhocValues } from './dev-options.ts';
+import { ConfigError } from '../../config/errors.ts';
+import { validateSetting } from '../../config/validate.ts';
+import { loadWebhookKeys, type WebhookKeys } from '../../config/webhook-keys.ts';
 import { UsageError } from '../usage-error.ts';
 
 /** The agent the ad-hoc options describe, or undefined when there is none. Throws UsageError. */
@@ -22,6 +26,8 @@ export function adhocAgent(values: AdhocValues, cwd: string = process.cwd(), env
     production: false,
     sandbox: values.sandbox === true,
     maxBytes: DEFAULT_MAX_BYTES,
+    ...(values.account !== undefined ? { account: accountOf(values.account) } : {}),
+    ...(values.webhookKeys !== undefined ? { webhookKeys: webhookKeysOf(values.webhookKeys, values.sandbox === true, cwd) } : {}),
   };
   if (values.stdio !== undefined) {
     if (values.header?.length) throw new UsageError('--header goes with --url, not --stdio');
@@ -76,6 +82,41 @@ export function adhocAgent(values: AdhocValues, cwd: string = process.cwd(), env
     headers,
     secrets: [...new Set(secrets)],
   };
+}
+
+/** `--account acc_123` → {account_id: "acc_123"}; `--account '{…}'` → that reference. Checked as a config's `account` is. */
+function accountOf(given: string): Record<string, unknown> {
+  let value: unknown = { account_id: given };
+  if (given.trimStart().startsWith('{')) {
+    try {
+      value = JSON.parse(given);
+    } catch {
+      throw new UsageError('--account: not JSON (give an account_id, or a reference such as \'{"account_id":"acc_123"}\')');
+    }
+  }
+  try {
+    validateSetting('accountRef', value, '--account');
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(`--account: ${err.pointer ? `${err.pointer}: ` : ''}${err.expected}`);
+    throw err;
+  }
+  return value as Record<string, unknown>;
+}
+
+/** `--webhook-keys FILE` (relative to the user's directory) or `--webhook-keys '{"keys":[…]}'`; only a sandbox agent asks for webhooks. */
+function webhookKeysOf(given: string, sandbox: boolean, cwd: string): WebhookKeys {
+  if (!sandbox) throw new UsageError("--webhook-keys goes with --sandbox: only a sandbox agent's calls ask for webhooks");
+  let value: unknown = given;
+  if (given.trimStart().startsWith('{')) {
+    try {
+      value = JSON.parse(given);
+    } catch {
+      throw new UsageError('--webhook-keys: not JSON (give a JWKS file, or the JWKS itself as {"keys": […]})');
+    }
+  }
+  const loaded = loadWebhookKeys(value, cwd);
+  if ('problem' in loaded) throw new UsageError(`--webhook-keys: ${loaded.problem}`);
+  return loaded;
 }
 
 /** `--cwd DIR` against the user's directory; a UsageError unless it is a directory (told now, not at spawn). */

@@ -11,6 +11,8 @@ export const DEV_OPTIONS = {
   header: { type: 'string', multiple: true },
   stdio: { type: 'string' },
   sandbox: { type: 'boolean' },
+  account: { type: 'string' },
+  'webhook-keys': { type: 'string' },
   timeout: { type: 'string' },
   'connect-timeout': { type: 'string' },
   'agent-timeout': { type: 'string' },
@@ -27,6 +29,10 @@ export const ADHOC_USAGE = `  --url URL              test this streamable-HTTP a
   --cwd DIR              the --stdio agent's working directory, relative to the current one; a relative
                          command (./bin/seller) and the agent's own relative paths mean DIR
   --sandbox              the --url / --stdio agent is a sandbox: the mutating probes run too
+  --account REF          the AdCP account the --url / --stdio agent's calls name: an account_id (acc_123),
+                         or a reference as JSON ('{"brand":{"domain":"acme.com"},"operator":"acme.com","sandbox":true}')
+  --webhook-keys JWKS    the --sandbox agent's public webhook-signing keys: a JWKS file, or the JWKS as JSON;
+                         without it webhook.signature stays untested and the verdict incomplete
   --timeout SECONDS      how long one call of the --url / --stdio agent may take (default: 30)
   --connect-timeout SECONDS
                          how long connecting and initialize (and each tools/list page) may take (default: 10)
@@ -48,6 +54,10 @@ export interface AdhocValues {
   header?: string[] | undefined;
   stdio?: string | undefined;
   sandbox?: boolean | undefined;
+  /** `--account`: an account_id, or an account reference as JSON (adhoc.ts checks it). */
+  account?: string | undefined;
+  /** `--webhook-keys`: a JWKS file path, or a JWKS as JSON (adhoc.ts reads and checks it). */
+  webhookKeys?: string | undefined;
   /** `--timeout` / `--connect-timeout` / `--agent-timeout`, in ms (already checked: positive, bounded). */
   timeouts?: { callMs?: number; connectMs?: number; agentMs?: number } | undefined;
   /** `--env` entries as given (`KEY=VALUE` or `KEY`; adhoc.ts checks and resolves them). */
@@ -98,7 +108,8 @@ export function normalizeWatchArg(argv: readonly string[], exists: (p: string) =
 
 /** The dev-loop options out of parsed values, with the combinations that cannot work refused. */
 export function devOptionsOf(
-  values: Omit<AdhocValues, 'timeouts'> & {
+  values: Omit<AdhocValues, 'timeouts' | 'webhookKeys'> & {
+    'webhook-keys'?: string | undefined;
     timeout?: string | undefined;
     'connect-timeout'?: string | undefined;
     'agent-timeout'?: string | undefined;
@@ -120,12 +131,18 @@ export function devOptionsOf(
       header: values.header,
       stdio: values.stdio,
       sandbox: values.sandbox,
+      ...(values.account !== undefined ? { account: values.account } : {}),
+      ...(values['webhook-keys'] !== undefined ? { webhookKeys: values['webhook-keys'] } : {}),
       ...(timed ? { timeouts } : {}),
       ...(values.env?.length ? { env: values.env } : {}),
       ...(values.cwd !== undefined ? { cwd: values.cwd } : {}),
     };
   else if (values.header?.length) throw new UsageError('--header goes with --url');
   else if (values.sandbox) throw new UsageError('--sandbox goes with --url or --stdio');
+  else if (values.account !== undefined)
+    throw new UsageError('--account goes with --url or --stdio (a config agent sets `account` in the config)');
+  else if (values['webhook-keys'] !== undefined)
+    throw new UsageError('--webhook-keys goes with --url or --stdio (a config agent sets `webhookKeys` in the config)');
   else if (timed)
     throw new UsageError(
       '--timeout, --connect-timeout and --agent-timeout go with --url or --stdio (a config agent sets `timeouts` in the config)',

@@ -166,21 +166,30 @@ export function relatedEvidence(
     if (out.length >= RELATED_SHOWN) break;
     const x = Number.isSafeInteger(n) && n !== call ? exchanges[n] : undefined;
     if (!x) continue;
-    const entry: RelatedCall = { call: n, tool: sellerText(toolName(x), secrets, 200) };
-    try {
-      entry.request = sellerText(
-        `${String(x.request?.name ?? x.tool)} ${safeJson(x.request?.arguments ?? {})}`,
-        secrets,
-        RELATED_REQUEST_CHARS,
-      );
-    } catch {
-      entry.request = '(unreadable request)';
-    }
-    const texts = answerTexts(x);
-    if (texts.length) entry.answer = sellerText(texts.join(' | '), secrets, RELATED_ANSWER_CHARS);
-    out.push(entry);
+    out.push({
+      call: n,
+      tool: sellerText(toolName(x), secrets, 200),
+      ...callExcerpt(x, secrets, RELATED_REQUEST_CHARS, RELATED_ANSWER_CHARS),
+    });
   }
   return out;
+}
+
+/** A call's request (`tool {arguments}`) and answer texts, bounded and redacted. */
+export function callExcerpt(
+  x: Exchange,
+  secrets: readonly string[],
+  requestChars: number,
+  answerChars: number,
+): { request: string; answer?: string } {
+  let request: string;
+  try {
+    request = sellerText(`${String(x.request?.name ?? x.tool)} ${safeJson(x.request?.arguments ?? {})}`, secrets, requestChars);
+  } catch {
+    request = '(unreadable request)';
+  }
+  const texts = answerTexts(x);
+  return texts.length ? { request, answer: sellerText(texts.join(' | '), secrets, answerChars) } : { request };
 }
 
 /**

@@ -11,6 +11,7 @@ import { isObject, own } from '../../json.ts';
 import { extractError } from '../../extract/error.ts';
 import { sellerText } from '../../sanitize.ts';
 import { webhookFacts } from '../../webhooks/report-facts.ts';
+import { taskTrace } from './task-trace.ts';
 
 /** Created objects listed per agent; the rest are counted (`createdOmitted`). */
 const CREATED_SHOWN = 50;
@@ -21,7 +22,7 @@ export function stateRuleIds(): string[] {
   return catalog.filter((c) => c.requires === 'sandbox').map((c) => c.id);
 }
 
-export type SessionFacts = Pick<AgentFacts, 'account' | 'stateRulesOutOfReach' | 'created' | 'createdOmitted' | 'webhooks'>;
+export type SessionFacts = Pick<AgentFacts, 'account' | 'stateRulesOutOfReach' | 'created' | 'createdOmitted' | 'webhooks' | 'taskTrace'>;
 
 /** `rules`: the state rules' ids (default: the catalog's, stateRuleIds). */
 export function sessionFacts(
@@ -38,6 +39,8 @@ export function sessionFacts(
   if (omitted) facts.createdOmitted = omitted;
   const webhooks = webhookFacts(capture, secrets);
   if (webhooks) facts.webhooks = webhooks;
+  const trace = taskTrace(capture, secrets);
+  if (trace) facts.taskTrace = trace;
   return facts;
 }
 

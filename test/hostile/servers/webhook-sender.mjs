@@ -7,6 +7,9 @@
 //   slow         one body, a byte every 200 ms, never finished
 //   wrong-path   one delivery to a path the harness never handed out
 //   not-json     one body that is not JSON
+//   bad-signature  eight signed deliveries, one good and seven broken (tampered body, garbage signature,
+//                unknown key, malformed or 12 KB Signature-Input, wrong tag, the good one replayed), signed
+//                with the Ed25519 private JWK in WEBHOOK_SENDER_JWK; each body names its case
 // Each outcome it sees (status or error) is written to stderr, one line each, for the test to read.
 import { request } from 'node:http';
 import { createInterface } from 'node:readline';
@@ -25,9 +28,9 @@ const log = (line) => process.stderr.write(`webhook-sender: ${line}\n`);
 const payload = (op) =>
   `{"operation_id":${JSON.stringify(op)},  "status":"completed","task_type":"sync_creatives","note":"caf\u00e9 \u2713"}`;
 
-function post(url, body, { chunks } = {}) {
+function post(url, body, { chunks, headers = { 'content-type': 'application/json' } } = {}) {
   return new Promise((resolve) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+    const req = request(url, { method: 'POST', headers }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode));
       res.on('error', () => resolve('error'));
@@ -88,6 +91,58 @@ async function deliver(config) {
       return log(`wrong-path ${await post(`${u.origin}/somewhere/else`, payload(op))}`);
     case 'not-json':
       return log(`not-json ${await post(url, 'this is not JSON \u0000')}`);
+    case 'bad-signature':
+      return badSignatures(url, op);
+  }
+}
+
+/** Signed under the AdCP webhook profile as the reference seller signs (base64url Content-Digest), then broken case by case. */
+async function badSignatures(url, op) {
+  const { buildSignatureBase, finalizeRequestSignature, prepareWebhookSignature } = await import('@adcp/sdk/signing');
+  const { createHash, createPrivateKey, sign } = await import('node:crypto');
+  const jwk = JSON.parse(process.env.WEBHOOK_SENDER_JWK ?? '{}');
+  const key = createPrivateKey({ key: jwk, format: 'jwk' });
+  const signed = (body, keyid = jwk.kid) => {
+    const req = { method: 'POST', url, headers: { 'Content-Type': 'application/json' }, body };
+    const prepared = prepareWebhookSignature(req, { keyid, alg: 'ed25519' }, { windowSeconds: 300 });
+    const headers = { ...prepared.headers, 'Content-Digest': `sha-256=:${createHash('sha256').update(body).digest('base64url')}:` };
+    const base = buildSignatureBase(prepared.components, { ...req, headers }, prepared.params);
+    return finalizeRequestSignature({ ...prepared, headers, base }, sign(null, Buffer.from(base), key)).headers;
+  };
+  const body = (c) => JSON.stringify({ operation_id: op, task_id: 'task_1', task_type: 'sync_creatives', status: 'completed', case: c });
+  const good = body('good');
+  const goodHeaders = signed(good);
+  const cases = [
+    ['good', good, goodHeaders],
+    ['tampered', body('tampered'), signed(body('tampered')), (b) => b.replace('"completed"', '"failed"')],
+    [
+      'garbage-signature',
+      body('garbage-signature'),
+      { ...signed(body('garbage-signature')), Signature: `sig1=:${Buffer.alloc(64).toString('base64url')}:` },
+    ],
+    ['unknown-key', body('unknown-key'), signed(body('unknown-key'), 'nobody-knows-this-key')],
+    ['malformed-input', body('malformed-input'), { ...signed(body('malformed-input')), 'Signature-Input': 'sig1=(((";;;' }],
+    [
+      'huge-input',
+      body('huge-input'),
+      (() => {
+        const h = signed(body('huge-input'));
+        return { ...h, 'Signature-Input': `${h['Signature-Input']};x="${'a'.repeat(12 * 1024)}"` };
+      })(),
+    ],
+    [
+      'wrong-tag',
+      body('wrong-tag'),
+      (() => {
+        const h = signed(body('wrong-tag'));
+        return { ...h, 'Signature-Input': h['Signature-Input'].replace('adcp/webhook-signing/v1', 'adcp/request-signing/v1') };
+      })(),
+    ],
+    ['replayed', good, goodHeaders],
+  ];
+  for (const [name, b, headers, alter] of cases) {
+    const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+    log(`${name} ${await post(url, alter ? alter(b) : b, { headers: lower })}`);
   }
 }
 
@@ -121,6 +176,6 @@ lines.on('line', async (line) => {
   delivered = true;
   const pending = deliver(args.push_notification_config);
   // The flood, the huge and the slow body run on after the answer: the session must go on meanwhile.
-  if (behaviour === 'deliver' || behaviour === 'wrong-path' || behaviour === 'not-json') await pending;
+  if (['deliver', 'wrong-path', 'not-json', 'bad-signature'].includes(behaviour)) await pending;
   send(json(m.id, { status: 'submitted', task_id: 'task_1', context: args.context }));
 });
