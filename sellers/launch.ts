@@ -30,6 +30,8 @@ export interface SellerOptions {
   token?: string;
   /** Refuse every call that takes an `account` unless it names `{account_id: requireAccount}`. */
   requireAccount?: string;
+  /** get_adcp_capabilities names this as `identity.brand_json_url` (where the seller's keys are published). */
+  brandJsonUrl?: string;
 }
 
 /**
@@ -53,6 +55,7 @@ function sellerArgs(transport: 'stdio' | 'http', opts: SellerOptions): string[] 
   // One argument: a base64url token may begin with '-', which parseArgs would read as an option.
   if (opts.token !== undefined) args.push(`--token=${opts.token}`);
   if (opts.requireAccount !== undefined) args.push(`--require-account=${opts.requireAccount}`);
+  if (opts.brandJsonUrl !== undefined) args.push(`--brand-json-url=${opts.brandJsonUrl}`);
   for (const fault of opts.faults ?? []) args.push('--fault', fault);
   return args;
 }

@@ -19,6 +19,7 @@ import { extractSuccess } from '../extract/success.ts';
 import { chooseAdcpPin, type AdcpPin } from '../schemas/version.ts';
 import { AgentReceiver, unbound, type WebhookOptions } from '../webhooks/agent-receiver.ts';
 import { verifyCapturedWebhooks } from '../webhooks/verify.ts';
+import { sellerNow, sellerTimeout, type SellerTimer } from '../connect/seller-clock.ts';
 
 export interface CaptureOptions {
   signal?: AbortSignal;
@@ -147,16 +148,16 @@ class AgentRun {
     const { agentMs } = this.agent.timeouts;
     const closeReserve = Math.min(2500, Math.floor(agentMs / 4));
     const runBudget = agentMs - closeReserve;
-    const start = performance.now();
+    // Deadlines are on the seller's clock: a stall of the harness's own event loop does not use them up.
+    const start = sellerNow();
     this.deadline = start + runBudget;
 
-    let watchdog: NodeJS.Timeout | undefined;
+    let watchdog: SellerTimer | undefined;
     let onAbort: (() => void) | undefined;
     const signal = this.opts.signal;
     const cut = new Promise<TransportFailure>((resolve) => {
-      watchdog = setTimeout(
-        () => resolve(failure('timeout', `agent timeout: the agent did not finish within ${agentMs} ms`, [])),
-        runBudget,
+      watchdog = sellerTimeout(runBudget, () =>
+        resolve(failure('timeout', `agent timeout: the agent did not finish within ${agentMs} ms`, [])),
       );
       if (signal?.aborted) resolve(failure('timeout', 'the run was cancelled before this agent started', []));
       onAbort = () => resolve(failure('timeout', 'the run was cancelled', []));
@@ -166,7 +167,7 @@ class AgentRun {
       this.state.aborted ??= classify(err, this.secrets);
     });
     const outcome = await Promise.race([work.then(() => undefined), cut]);
-    clearTimeout(watchdog);
+    watchdog?.cancel();
     if (onAbort) signal?.removeEventListener('abort', onAbort);
     if (outcome) {
       this.stopped = outcome;
@@ -176,7 +177,7 @@ class AgentRun {
     }
     this.progress('close');
     // Whatever is left of agentMs (the wait for the in-flight call above came out of the reserve).
-    await Promise.race([this.session?.close(), sleep(start + agentMs - performance.now())]);
+    await Promise.race([this.session?.close(), sleep(start + agentMs - sellerNow())]);
     await this.closeWebhooks();
     return this.snapshot();
   }
@@ -188,7 +189,8 @@ class AgentRun {
   async closeWebhooks(): Promise<void> {
     if (!this.webhooks) return;
     this.state.webhooks = await this.webhooks.close();
-    await verifyCapturedWebhooks(this.state);
+    // Keys the seller publishes are found from its URL (its brand.json `agents[]` entry is byte-equal to it).
+    await verifyCapturedWebhooks(this.state, this.agent.transport === 'http' ? { agentUrl: this.agent.url } : {});
   }
 
   /** The capture as it stands: a copy (later mutation cannot leak in), secrets redacted. */
@@ -230,7 +232,7 @@ class AgentRun {
   }
 
   private remaining(): number {
-    return this.deadline - performance.now();
+    return this.deadline - sellerNow();
   }
 
   private async execute(): Promise<void> {
@@ -348,7 +350,7 @@ class AgentRun {
 
   /** Spawn/connect + initialize, retried once (HTTP) on a connection error. */
   private async initialize(): Promise<boolean> {
-    const connectDeadline = performance.now() + this.agent.timeouts.connectMs;
+    const connectDeadline = sellerNow() + this.agent.timeouts.connectMs;
     for (let attempt = 1; ; attempt++) {
       this.progress(attempt === 1 ? 'connect' : 'connect (retry)');
       const client = new PinnedClient(this.agent.protocolVersion);
@@ -356,18 +358,15 @@ class AgentRun {
       const session: Session = { ...(await openTransport(this.agent, this.tracker)), client };
       this.session = session;
       client.onerror = () => {}; // every failure that matters is recorded per call
-      const budget = Math.min(connectDeadline - performance.now(), this.remaining());
+      const budget = Math.min(connectDeadline - sellerNow(), this.remaining());
       const call = this.tracker.begin('initialize');
-      const timer = setTimeout(
-        () => {
-          const within = `within ${this.agent.timeouts.connectMs} ms`;
-          if (!call.raw) return this.tracker.fail(failure('timeout', `initialize: no answer ${within}`, []), call);
-          // Answered, but connect() still waits on the notifications/initialized POST: cut that too.
-          call.failure ??= failure('timeout', `initialize answered, but the notifications/initialized POST got no answer ${within}`, []);
-          call.wire.abort(new Error(call.failure.message));
-        },
-        Math.max(0, budget),
-      );
+      const timer = sellerTimeout(Math.max(0, budget), () => {
+        const within = `within ${this.agent.timeouts.connectMs} ms`;
+        if (!call.raw) return this.tracker.fail(failure('timeout', `initialize: no answer ${within}`, []), call);
+        // Answered, but connect() still waits on the notifications/initialized POST: cut that too.
+        call.failure ??= failure('timeout', `initialize answered, but the notifications/initialized POST got no answer ${within}`, []);
+        call.wire.abort(new Error(call.failure.message));
+      });
       const t0 = performance.now();
       const stopWaiting = this.waiting('initialize', budget);
       let error: unknown;
@@ -378,7 +377,7 @@ class AgentRun {
       } catch (err) {
         error = err;
       } finally {
-        clearTimeout(timer);
+        timer.cancel();
         stopWaiting();
         this.tracker.end(call);
       }
@@ -402,7 +401,7 @@ class AgentRun {
         attempt === 1 &&
         this.agent.transport === 'http' &&
         (why.kind === 'connect' || why.kind === 'network' || why.kind === 'closed') &&
-        connectDeadline - performance.now() > 500 &&
+        connectDeadline - sellerNow() > 500 &&
         !this.stopped;
       await session.close();
       if (!retry) {
@@ -583,7 +582,7 @@ class AgentRun {
       budgetMs >= this.remaining() - 1
         ? `agent timeout: the agent did not finish within ${this.agent.timeouts.agentMs} ms (${method} had no answer yet)`
         : `${method}: no answer within ${Math.round(budgetMs)} ms`;
-    const timer = setTimeout(() => this.tracker.fail(failure('timeout', why, []), call), budgetMs);
+    const timer = sellerTimeout(budgetMs, () => this.tracker.fail(failure('timeout', why, []), call));
     const stopWaiting = this.waiting(call.label, budgetMs);
     let value: unknown;
     let error: unknown;
@@ -597,7 +596,7 @@ class AgentRun {
     } catch (err) {
       error = err;
     } finally {
-      clearTimeout(timer);
+      timer.cancel();
       stopWaiting();
       this.tracker.end(call);
     }

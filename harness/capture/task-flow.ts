@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Exchange, ScenarioRecord } from '../record/exchange.ts';
 import { own } from '../json.ts';
+import { sellerNow } from '../connect/seller-clock.ts';
 import { accountFor, createMediaBuyArguments } from './probes.ts';
 import { bookableProduct, isSuccess, successPayload } from './scenario-facts.ts';
 import type { ScenarioHost } from './scenario-host.ts';
@@ -142,10 +143,11 @@ async function poll(
   account: Record<string, unknown>,
   budget: TaskPollBudget,
 ): Promise<{ done?: Exchange; silent: boolean }> {
-  const started = Date.now();
+  // The budget is on the seller's clock: a stall of the harness does not count against the seller.
+  const started = sellerNow();
   let delay = budget.firstDelayMs;
   for (let n = 1; n <= budget.maxPolls; n++) {
-    if (Date.now() - started + delay > budget.maxMs) break;
+    if (sellerNow() - started + delay > budget.maxMs) break;
     await sleep(delay);
     delay = Math.min(budget.maxDelayMs, Math.ceil(delay * 1.5));
     const x = await host.call(

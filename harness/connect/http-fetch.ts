@@ -44,10 +44,12 @@ export function mediaType(contentType: string | null): string {
 
 export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
   const { maxBytes, tracker, secrets } = opts;
-  // The call timer (callMs) fires first; undici's own timeouts are the backstop for a stalled socket.
-  const slack = Math.max(opts.callMs, opts.connectMs) + 1000;
+  // The call and connect timers (on the seller's clock: harness/connect/seller-clock.ts) abort a request's
+  // wire first. undici's own timers run on the wall clock — a stall of the harness would fire them before
+  // the answer that arrived meanwhile is read — so they are only a distant backstop for a stalled socket.
+  const slack = 3 * Math.max(opts.callMs, opts.connectMs) + 10_000;
   const dispatcher = new Agent({
-    connect: { timeout: opts.connectMs },
+    connect: { timeout: slack },
     headersTimeout: slack,
     bodyTimeout: slack,
     keepAliveTimeout: 10_000,
@@ -76,7 +78,8 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
     const handshake = info.method === 'notifications/initialized' && tracker.current?.method === 'initialize';
     const answer = info.method === undefined && info.id !== undefined;
     const owner = call ?? (handshake || answer ? tracker.current : undefined);
-    const signals = [init?.signal, owner?.wire.signal, AbortSignal.timeout(slack)].filter((s): s is AbortSignal => !!s);
+    // A request a call owns ends with the call's wire (its timer is on the seller's clock); any other gets the backstop.
+    const signals = [init?.signal, owner ? owner.wire.signal : AbortSignal.timeout(slack)].filter((s): s is AbortSignal => !!s);
 
     // A network error propagates to the SDK request and is classified from its rejection.
     const response = await undiciFetch(url, {

@@ -229,6 +229,12 @@ export interface WebhookCapture {
   waitedMs: number;
   /** Why nothing could arrive, when the receiver knows (e.g. it could not bind). */
   note?: string;
+  /**
+   * The keys the deliveries were verified with: where they came from (the configured `webhookKeys`, or the
+   * seller's published JWKS: harness/webhooks/key-discovery.ts), or why there were none. Absent: nothing
+   * needed keys (no delivery to a handed-out URL), or a recording made before it existed.
+   */
+  keys?: { source: string } | { problem: string };
 }
 
 /** One HTTP request the receiver got. Bytes are kept exactly (bounded) so a signature can be verified. */

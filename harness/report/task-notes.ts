@@ -31,9 +31,9 @@ export function webhookHeading(w: WebhookFacts): string {
   const counts = [
     verified ? `${verified} verified` : '',
     rejected ? `${rejected} rejected` : '',
-    unverified ? `${unverified} not verified${rejected || verified ? '' : ' (no `webhookKeys` for this agent)'}` : '',
+    unverified ? `${unverified} not verified` : '',
   ].filter(Boolean);
-  return `${w.text}; signatures: ${counts.join(', ')}`;
+  return `${w.text}; signatures: ${counts.join(', ')}${w.keys ? `; ${w.keys}` : ''}`;
 }
 
 /** Whether an agent has a task lifecycle or webhooks to report. */

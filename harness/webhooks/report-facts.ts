@@ -12,6 +12,7 @@ const BODY_CHARS = 2048;
 const HEADER_CHARS = 512;
 const HEADERS_SHOWN = 32;
 const TARGET_CHARS = 300;
+const KEYS_CHARS = 600;
 
 export interface WebhookDeliveryFacts {
   /** ms since the receiver started. */
@@ -41,6 +42,8 @@ export interface WebhookFacts {
   waitedMs: number;
   /** One line: what arrived, or why nothing could. */
   text: string;
+  /** One line: `keys: <where from>` or `keys: none (<why>)`; absent when nothing needed keys. */
+  keys?: string;
 }
 
 /** The report's view of capture.webhooks; undefined when no receiver ran. Reads a replayed capture defensively. */
@@ -66,7 +69,17 @@ export function webhookFacts(capture: AgentCapture, secrets: readonly string[]):
         : kind === 'loopback'
           ? `no webhook arrived at ${base}; a seller outside a sandbox refuses loopback callback URLs (AdCP security, webhook URL validation): give --webhook-url with a public HTTPS base that forwards to the receiver`
           : `no webhook arrived at ${base}`;
-  return { base, kind, deliveries, omitted, waitedMs: count(own(w, 'waitedMs')), text };
+  const keys = keysText(own(w, 'keys'), secrets);
+  return { base, kind, deliveries, omitted, waitedMs: count(own(w, 'waitedMs')), text, ...(keys !== undefined ? { keys } : {}) };
+}
+
+/** Where the verifying keys came from, or why there were none (capture.webhooks.keys), bounded and redacted. */
+function keysText(k: unknown, secrets: readonly string[]): string | undefined {
+  const source = own(k, 'source');
+  if (typeof source === 'string') return sellerText(`keys: ${source}`, secrets, KEYS_CHARS);
+  const problem = own(k, 'problem');
+  if (typeof problem === 'string') return sellerText(`keys: none (${problem})`, secrets, KEYS_CHARS);
+  return undefined;
 }
 
 function deliveryFacts(d: Record<string, unknown>, secrets: readonly string[]): WebhookDeliveryFacts {
@@ -111,7 +124,7 @@ export function verificationText(d: Pick<WebhookDeliveryFacts, 'verification' | 
   const v = d.verification;
   if (v?.ok === true) return `signature verified (key ${v.keyid})`;
   if (v) return `signature rejected: ${v.code}${v.step !== undefined ? ` (checklist step ${v.step})` : ''}: ${v.message}`;
-  return d.call < 0 ? 'not verified (a path the harness never handed out)' : 'signature not verified (no `webhookKeys` for this agent)';
+  return d.call < 0 ? 'not verified (a path the harness never handed out)' : 'signature not verified (no key to verify it with: see keys)';
 }
 
 /** One delivery in words: `+1264 ms POST /…/45 (call 45), 344 bytes: answered 503; signature verified (key k)`. */

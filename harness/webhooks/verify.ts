@@ -16,6 +16,7 @@ import {
   type ReplayStore,
 } from '@adcp/sdk/signing';
 import type { AgentCapture } from '../record/exchange.ts';
+import { discoverWebhookKeys, type DiscoveryOptions } from './key-discovery.ts';
 
 /** The request as the receiver saw it: the URL the seller posted to, headers, the body bytes as text. */
 export interface WebhookRequest {
@@ -101,15 +102,28 @@ export async function verifyWebhookDelivery(
 }
 
 /**
- * Verifies every delivery a capture's receiver kept with the agent's configured `webhookKeys`, in arrival
- * order under one replay store (a nonce reused across deliveries is webhook_signature_replayed), and
- * records each outcome on its delivery. Run after the receiver closed, before the checks judge (they
- * are synchronous). Without keys it leaves the deliveries unverified (webhook.signature says untested).
+ * Verifies every delivery a capture's receiver kept, in arrival order under one replay store (a nonce
+ * reused across deliveries is webhook_signature_replayed), and records each outcome on its delivery. The
+ * keys: the agent's configured `webhookKeys`; else, once a delivery came to a URL the harness handed out,
+ * the keys the seller publishes (key-discovery.ts). Where they came from, or why there are none, is kept
+ * as capture.webhooks.keys. Run after the receiver closed, before the checks judge (they are synchronous).
+ * Without keys it leaves the deliveries unverified (webhook.signature says untested).
  */
-export async function verifyCapturedWebhooks(capture: AgentCapture, options: Pick<VerifyOptions, 'now'> = {}): Promise<void> {
+export async function verifyCapturedWebhooks(
+  capture: AgentCapture,
+  options: Pick<VerifyOptions, 'now'> & DiscoveryOptions = {},
+): Promise<void> {
   const webhooks = capture.webhooks;
-  const keys = capture.agent.webhookKeys?.keys as AdcpJsonWebKey[] | undefined;
-  if (!webhooks || !keys) return;
+  if (!webhooks) return;
+  const { now, ...discovery } = options;
+  let keys = capture.agent.webhookKeys?.keys as AdcpJsonWebKey[] | undefined;
+  if (capture.agent.webhookKeys) webhooks.keys = { source: capture.agent.webhookKeys.source };
+  else if (webhooks.deliveries.some((d) => d.call !== undefined)) {
+    const found = await discoverWebhookKeys(capture, discovery);
+    webhooks.keys = 'problem' in found ? { problem: found.problem } : { source: found.source };
+    if ('keys' in found) keys = found.keys;
+  }
+  if (!keys) return;
   const replayStore = newReplayStore();
   for (const d of webhooks.deliveries) {
     let url: string;
@@ -125,6 +139,9 @@ export async function verifyCapturedWebhooks(capture: AgentCapture, options: Pic
       continue;
     }
     const body = d.bodyEncoding === 'base64' ? Buffer.from(d.body, 'base64').toString('latin1') : d.body;
-    d.verification = await verifyWebhookDelivery({ method: d.method, url, headers: d.headers, body }, keys, { ...options, replayStore });
+    d.verification = await verifyWebhookDelivery({ method: d.method, url, headers: d.headers, body }, keys, {
+      ...(now !== undefined ? { now } : {}),
+      replayStore,
+    });
   }
 }

@@ -1,7 +1,7 @@
 // Command line of the reference seller:
 //   node sellers/reference-seller.js --transport stdio|http [--port N] [--response-mode json|sse]
 //     [--output-shape root|legacy] [--fault NAME]… [--no-sandbox] [--exit-on-stdin-end] [--token TOKEN]
-//     [--require-account ACCOUNT_ID]
+//     [--require-account ACCOUNT_ID] [--brand-json-url URL]
 //   node sellers/reference-seller.js --print-webhook-jwks   (the public JWKS of its webhook signatures)
 import { parseArgs } from 'node:util';
 import type { Fault } from '../faults/_fault.ts';
@@ -31,6 +31,12 @@ export interface SellerConfig {
    * name `{account_id: ID}`, else it is refused (ACCOUNT_REQUIRED / ACCOUNT_NOT_FOUND: account.ts).
    */
   requireAccount?: string;
+  /**
+   * `--brand-json-url URL`: get_adcp_capabilities names it as `identity.brand_json_url`, where a verifier
+   * discovers this seller's webhook-signing keys (brand.json agents[] → jwks_uri). The seller serves no
+   * brand.json itself: the operator (or a test) hosts it.
+   */
+  brandJsonUrl?: string;
 }
 
 export class UsageError extends Error {}
@@ -43,6 +49,7 @@ export const USAGE = [
   '                        [--output-shape root|legacy] [--fault NAME]... [--no-sandbox] [--exit-on-stdin-end]',
   '                        [--token TOKEN]   (HTTP: require Authorization: Bearer TOKEN)',
   '                        [--require-account ACCOUNT_ID]   (refuse calls that do not name {account_id: ACCOUNT_ID})',
+  '                        [--brand-json-url URL]   (capabilities name it as identity.brand_json_url: where its keys are published)',
   '       reference-seller --print-webhook-jwks   (print the public JWKS its webhooks are signed with, for webhookKeys)',
   `faults: ${faultModuleFiles()
     .map((f) => f.name)
@@ -72,6 +79,7 @@ export async function parseSellerArgs(argv: string[]): Promise<SellerConfig> {
         'exit-on-stdin-end': { type: 'boolean' },
         token: { type: 'string' },
         'require-account': { type: 'string' },
+        'brand-json-url': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -94,6 +102,9 @@ export async function parseSellerArgs(argv: string[]): Promise<SellerConfig> {
   const requireAccount = v['require-account'];
   if (requireAccount !== undefined && !/^[A-Za-z0-9_.:-]{1,128}$/.test(requireAccount))
     throw new UsageError('--require-account must be 1–128 characters of A-Z a-z 0-9 _ . : -');
+  const brandJsonUrl = v['brand-json-url'];
+  if (brandJsonUrl !== undefined && !isHttpUrl(brandJsonUrl))
+    throw new UsageError(`--brand-json-url must be an http(s) URL (got '${brandJsonUrl}')`);
   let outputShape = oneOf('output-shape', v['output-shape'], ['root', 'legacy'] as const, 'root');
   for (const fault of faults) {
     if (fault.transports && !fault.transports.includes(transport)) {
@@ -111,5 +122,16 @@ export async function parseSellerArgs(argv: string[]): Promise<SellerConfig> {
     exitOnStdinEnd: v['exit-on-stdin-end'] === true,
     ...(token !== undefined ? { token } : {}),
     ...(requireAccount !== undefined ? { requireAccount } : {}),
+    ...(brandJsonUrl !== undefined ? { brandJsonUrl } : {}),
   };
+}
+
+/** http too, not only https: the harness's own tests host brand.json on loopback (AdCP's schema says https). */
+function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && value.length <= 2048;
+  } catch {
+    return false;
+  }
 }

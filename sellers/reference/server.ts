@@ -125,7 +125,12 @@ export function createSellerServer(config: SellerConfig, state: SellerState, hoo
   state.bugs = Object.assign({}, ...active.map((b) => b.idempotency ?? {})) as IdempotencyBugs;
   // Async tasks report their status changes to the buyer's webhook (once per seller: sessions share its tasks).
   deliverTaskWebhooks(tasksOf(state), new WebhookSender(Object.assign({}, ...active.map((b) => b.webhook ?? {})) as WebhookBugs));
-  const env = { state, sandbox: config.sandbox, ...(config.requireAccount !== undefined ? { requireAccount: config.requireAccount } : {}) };
+  const env = {
+    state,
+    sandbox: config.sandbox,
+    ...(config.requireAccount !== undefined ? { requireAccount: config.requireAccount } : {}),
+    ...(config.brandJsonUrl !== undefined ? { brandJsonUrl: config.brandJsonUrl } : {}),
+  };
   // Only listed tools are served (a fault may hide one, or add names that are not ours).
   const served = new Set(advertisedTools(config).map((t) => t['name']));
 

@@ -39,6 +39,8 @@ export interface ToolEnv {
   sandbox: boolean;
   /** `--require-account`: every call that takes an account must name this one (capabilities say so). */
   requireAccount?: string;
+  /** `--brand-json-url`: capabilities name it as `identity.brand_json_url` (where this seller's keys are published). */
+  brandJsonUrl?: string;
   /**
    * The release served for this call after version negotiation (version.ts). Payloads follow its
    * response schemas: 3.1-only fields are left out when serving 3.0. Absent → DEFAULT_RELEASE (3.1).
@@ -130,6 +132,9 @@ function capabilities(_args: JsonObject, env: ToolEnv): JsonObject {
     },
     // supports_proposals (3.1): brief answers carry proposals and refine honours finalize (proposals.ts).
     media_buy: { supported_pricing_models: ['cpm'], ...(releaseOf(env) === '3.0' ? {} : { supports_proposals: true }) },
+    // Only when given: the 3.1 schema wants https, and the seller publishes no brand.json of its own. A 3.0
+    // seller MAY send it too (security.mdx, "Adopting brand_json_url while pinned to AdCP 3.0").
+    ...(env.brandJsonUrl !== undefined ? { identity: { brand_json_url: env.brandJsonUrl } } : {}),
   };
 }
 

@@ -2,13 +2,15 @@
 // delivery must be signed under the RFC 9421 webhook profile and verify with the seller's key
 // (security.mdx, "Webhook callbacks": 9421 signing is baseline-required; tag adcp/webhook-signing/v1,
 // @method @target-uri @authority content-type content-digest covered). Verified after the run with the
-// agent's configured `webhookKeys` (harness/webhooks/verify.ts); no key → untested, never a pass.
-import type { AgentCapture } from '../../record/exchange.ts';
+// agent's configured `webhookKeys`, else the keys the seller publishes (brand.json → jwks_uri:
+// harness/webhooks/key-discovery.ts); no key → untested with why discovery found none, never a pass.
+import { isObject, own } from '../../json.ts';
+import type { AgentCapture, WebhookCapture } from '../../record/exchange.ts';
 import { defineCheck, failAcross, notApplicable, pass, untested, type AgentVerdict } from '../check.ts';
 import { deliveryAt, receiverOrVerdicts } from './_webhooks.ts';
 
 export const NO_KEYS =
-  "no key to verify the seller's webhook signatures with: set `webhookKeys` in the agent's config (the seller's public JWKS, as a file path or inline)";
+  "no key to verify the seller's webhook signatures with: set `webhookKeys` in the agent's config (its public JWKS, a file or inline), or publish them via identity.brand_json_url";
 
 export default defineCheck({
   id: 'webhook.signature',
@@ -29,7 +31,8 @@ export default defineCheck({
     const deliveries = found.webhooks.deliveries.map((d, index) => ({ d, index })).filter(({ d }) => d.call !== undefined);
     if (deliveries.length === 0)
       return [{ subject: 'webhook deliveries', verdict: notApplicable('no delivery arrived at a push_notification_config URL') }];
-    if (!a.agent.webhookKeys) return [{ subject: 'webhook deliveries', verdict: untested(NO_KEYS) }];
+    const keys = keySource(a, found.webhooks);
+    if ('problem' in keys) return [{ subject: 'webhook deliveries', verdict: untested(keys.problem) }];
     return deliveries.map(({ d, index }) => {
       const subject = `delivery ${index} (call ${d.call})`;
       const v = d.verification;
@@ -40,7 +43,7 @@ export default defineCheck({
         subject,
         verdict: failAcross(
           deliveryAt(index, '/headers'),
-          `a signature that verifies under the RFC 9421 webhook profile with a key of ${a.agent.webhookKeys!.source === 'inline' ? 'the configured JWKS' : a.agent.webhookKeys!.source}`,
+          `a signature that verifies under the RFC 9421 webhook profile with a key of ${keys.source}`,
           `${v.code}${v.step !== undefined ? ` (checklist step ${v.step})` : ''}: ${v.message}`,
           [d.call!],
         ),
@@ -48,3 +51,15 @@ export default defineCheck({
     });
   },
 });
+
+/** Where the keys came from, in words: the configured JWKS (inline or its file), else the discovered one. */
+function keySource(a: AgentCapture, webhooks: WebhookCapture): { source: string } | { problem: string } {
+  const configured = a.agent.webhookKeys;
+  if (configured) return { source: configured.source === 'inline' ? 'the configured JWKS' : configured.source };
+  // Read defensively: a replayed capture is seller-influenced JSON.
+  const recorded: unknown = webhooks.keys;
+  const source = own(recorded, 'source');
+  if (isObject(recorded) && typeof source === 'string') return { source: `the seller's published JWKS, ${source}` };
+  const problem = own(recorded, 'problem');
+  return { problem: typeof problem === 'string' ? `${NO_KEYS}; key discovery: ${problem}` : NO_KEYS };
+}

@@ -1,0 +1,118 @@
+// Timeouts measure the seller, not the harness: while the harness's main thread is blocked past a call's
+// (or the connect) timeout, a seller that answers at once is read, not timed out — over stdio and HTTP —
+// and a seller that never answers still times out, after the timeout's length on the seller's clock.
+// The blocks are real (a busy loop on this thread) and the sellers real processes; no timer is faked.
+import { describe, expect, test } from 'vitest';
+import { captureAgent } from '../../harness/capture/capture-agent.ts';
+import type { AgentConfig, HttpAgentConfig, Probe, StdioAgentConfig } from '../../harness/config/types.ts';
+import { DEFAULT_MAX_BYTES } from '../../harness/config/index.ts';
+import { sellerNow, sellerTimeout, stalledSoFar } from '../../harness/connect/seller-clock.ts';
+import type { AgentCapture } from '../../harness/record/exchange.ts';
+import { startHttpSeller, stdioSellerCommand } from '../../sellers/launch.ts';
+
+const BLOCK_MS = 1500;
+const CALL_MS = 500;
+const PRODUCTS: Probe = { tool: 'get_products', arguments: { buying_mode: 'brief', brief: 'sports' }, intent: 'valid' };
+const SIGNALS: Probe = { tool: 'get_signals', arguments: { signal_spec: 'sports fans' }, intent: 'valid' };
+
+/** Blocks this thread: no timer, no I/O callback runs meanwhile. */
+function block(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    /* busy */
+  }
+}
+
+const base = { production: false, sandbox: false, maxBytes: DEFAULT_MAX_BYTES, secrets: [] as string[] };
+const timeouts = (connectMs: number) => ({ connectMs, callMs: CALL_MS, agentMs: 30_000 });
+
+function stdioAgent(probes: Probe[], faults: string[] = [], connectMs = 20_000): StdioAgentConfig {
+  return { ...base, name: 'stdio', transport: 'stdio', ...stdioSellerCommand({ faults }), env: {}, timeouts: timeouts(connectMs), probes };
+}
+
+function httpAgent(url: string, probes: Probe[]): HttpAgentConfig {
+  return { ...base, name: 'http', transport: 'http', url, headers: {}, timeouts: timeouts(20_000), probes };
+}
+
+/** Captures the agent, blocking the thread for BLOCK_MS just after the progress step `at` (the request is on its way). */
+async function captureBlockedAt(agent: AgentConfig, at: string): Promise<{ capture: AgentCapture; blocked: boolean }> {
+  let blocked = false;
+  const capture = await captureAgent(agent, {
+    scenarios: false,
+    onProgress: ({ step }) => {
+      if (step !== at || blocked) return;
+      blocked = true;
+      setImmediate(() => block(BLOCK_MS));
+    },
+  });
+  return { capture, blocked };
+}
+
+describe('the seller clock', () => {
+  test('a stall of the harness moves a deadline by as long as it lasted; a deadline never fires early', async () => {
+    const stalled0 = stalledSoFar();
+    const t0 = performance.now();
+    const s0 = sellerNow();
+    const firedAt = await new Promise<number>((resolve) => {
+      sellerTimeout(100, () => resolve(performance.now()));
+      setTimeout(() => block(400), 10);
+    });
+    expect(stalledSoFar() - stalled0).toBeGreaterThanOrEqual(400 - 40);
+    // 100 ms of the seller's time, plus the stall (less the heartbeat's tolerance).
+    expect(firedAt - t0).toBeGreaterThanOrEqual(100 + 400 - 40);
+    expect(sellerNow() - s0).toBeGreaterThanOrEqual(100);
+  });
+
+  test('a canceled deadline never fires', async () => {
+    let fired = false;
+    sellerTimeout(20, () => (fired = true)).cancel();
+    await new Promise((r) => setTimeout(r, 80));
+    expect(fired).toBe(false);
+  });
+});
+
+describe('the harness blocked past the timeout while the seller answers at once', () => {
+  test('stdio: the call is answered, not timed out', async () => {
+    const { capture, blocked } = await captureBlockedAt(stdioAgent([PRODUCTS]), 'call get_products');
+    expect(blocked).toBe(true);
+    const x = capture.exchanges.find((e) => e.tool === 'get_products')!;
+    expect(x.outcome.kind, JSON.stringify(x.outcome).slice(0, 300)).toBe('result');
+    // The answer waited behind the block: the call took the block's length, three times the timeout.
+    expect(x.durationMs).toBeGreaterThanOrEqual(BLOCK_MS - 50);
+  }, 60_000);
+
+  test('HTTP: the call is answered, not timed out', async () => {
+    const seller = await startHttpSeller();
+    try {
+      const { capture, blocked } = await captureBlockedAt(httpAgent(seller.url, [PRODUCTS]), 'call get_products');
+      expect(blocked).toBe(true);
+      const x = capture.exchanges.find((e) => e.tool === 'get_products')!;
+      expect(x.outcome.kind, JSON.stringify(x.outcome).slice(0, 300)).toBe('result');
+      expect(x.durationMs).toBeGreaterThanOrEqual(BLOCK_MS - 50);
+    } finally {
+      await seller.close();
+    }
+  }, 60_000);
+
+  test('connect: initialize is answered though the harness was blocked past the connect timeout', async () => {
+    const { capture, blocked } = await captureBlockedAt(stdioAgent([PRODUCTS], [], 1000), 'connect');
+    expect(blocked).toBe(true);
+    expect(capture.initialize.ok, JSON.stringify(capture.initialize).slice(0, 300)).toBe(true);
+  }, 60_000);
+});
+
+describe('a seller that never answers', () => {
+  test('times out after the call timeout', async () => {
+    const capture = await captureAgent(stdioAgent([SIGNALS], ['hang-on-call']), { scenarios: false });
+    const x = capture.exchanges.find((e) => e.tool === 'get_signals')!;
+    expect(x.outcome).toMatchObject({ kind: 'transport-error', failure: { kind: 'timeout' } });
+    expect(x.durationMs).toBeGreaterThanOrEqual(CALL_MS);
+  }, 60_000);
+
+  test('times out though the harness was blocked: after the call timeout on the seller clock, the block not counted', async () => {
+    const { capture } = await captureBlockedAt(stdioAgent([SIGNALS], ['hang-on-call']), 'call get_signals');
+    const x = capture.exchanges.find((e) => e.tool === 'get_signals')!;
+    expect(x.outcome).toMatchObject({ kind: 'transport-error', failure: { kind: 'timeout' } });
+    expect(x.durationMs).toBeGreaterThanOrEqual(BLOCK_MS + CALL_MS - 100);
+  }, 60_000);
+});
