@@ -52,7 +52,11 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
     connect: { timeout: slack },
     headersTimeout: slack,
     bodyTimeout: slack,
-    keepAliveTimeout: 10_000,
+    // An idle socket is dropped after 1 s, whatever the seller's Keep-Alive hint: a seller on Node closes
+    // its side after 5 s, and a request sent on a socket the seller is closing dies with "other side
+    // closed" — a healthy seller called broken whenever the harness paused (or stalled) in between.
+    keepAliveTimeout: 1_000,
+    keepAliveMaxTimeout: 1_000,
     connections: MAX_CONNECTIONS_PER_ORIGIN,
   });
 
