@@ -2,6 +2,7 @@
 // only (a read-only run hands no URL out), every push-taking call names it, a bounded wait for late
 // deliveries after the last call, then closed and kept as capture.webhooks.
 import type { AgentConfig } from '../config/types.ts';
+import { sellerNow } from '../connect/seller-clock.ts';
 import { extractSuccess } from '../extract/success.ts';
 import { own } from '../json.ts';
 import type { Exchange, WebhookCapture, WebhookDelivery } from '../record/exchange.ts';
@@ -55,19 +56,35 @@ export class AgentReceiver {
    */
   async settle(exchanges: readonly Exchange[], budgetMs: number): Promise<void> {
     if (!this.share.deliveries.length && !this.share.omitted && !exchanges.some(answeredPending)) return;
-    const t0 = performance.now();
+    // On the seller's clock (harness/connect/seller-clock.ts): a stall of the harness does not use up the
+    // wait, and a delivery that arrived during one is read (a turn of the loop) before the quiet is judged.
+    const t0 = sellerNow();
+    const wall0 = performance.now();
     // A body still arriving may take up to the receiver's time bound: it is let finish or be cut by it.
     const end = t0 + Math.max(0, Math.min(budgetMs, MAX_SPELLS * this.lateMs + this.receiver.bounds.bodyMs));
     const spellEnd = t0 + MAX_SPELLS * this.lateMs;
     const from = this.receiver.now();
     const tasks = pendingTasks(exchanges);
-    const quietFor = () => this.receiver.now() - Math.max(from, this.share.lastAt);
+    const activity = () => this.share.deliveries.length + this.share.omitted + this.share.inFlight;
+    let seen = activity();
+    let changedAt = t0;
+    const observe = (): void => {
+      if (activity() === seen) return;
+      seen = activity();
+      changedAt = sellerNow();
+    };
+    // Quiet by both clocks: the receiver's (when the last delivery came) and the seller's (since the loop last saw one).
+    const quietFor = () => Math.min(this.receiver.now() - Math.max(from, this.share.lastAt), sellerNow() - changedAt);
     const waiting = () =>
       this.share.inFlight > 0 ||
-      (performance.now() < spellEnd &&
+      (sellerNow() < spellEnd &&
         quietFor() < (tasks.size > 0 && allSettled(this.share.deliveries, tasks) ? SETTLED_GRACE_MS : this.lateMs));
-    while (performance.now() < end && waiting()) await sleep(Math.min(100, end - performance.now()));
-    this.share.waitedMs = Math.round(performance.now() - t0);
+    while (sellerNow() < end && waiting()) {
+      await sleep(Math.min(100, end - sellerNow()));
+      await new Promise<void>((r) => setImmediate(r));
+      observe();
+    }
+    this.share.waitedMs = Math.round(performance.now() - wall0);
   }
 
   /** Close (an own receiver stops listening) and return what it saw; idempotent. */
