@@ -32,6 +32,8 @@ export interface SellerOptions {
   requireAccount?: string;
   /** get_adcp_capabilities names this as `identity.brand_json_url` (where the seller's keys are published). */
   brandJsonUrl?: string;
+  /** Lists `comply_test_controller` (sandbox sellers only: `--test-controller`). */
+  testController?: boolean;
 }
 
 /**
@@ -56,6 +58,7 @@ function sellerArgs(transport: 'stdio' | 'http', opts: SellerOptions): string[] 
   if (opts.token !== undefined) args.push(`--token=${opts.token}`);
   if (opts.requireAccount !== undefined) args.push(`--require-account=${opts.requireAccount}`);
   if (opts.brandJsonUrl !== undefined) args.push(`--brand-json-url=${opts.brandJsonUrl}`);
+  if (opts.testController) args.push('--test-controller');
   for (const fault of opts.faults ?? []) args.push('--fault', fault);
   return args;
 }

@@ -9,7 +9,8 @@
 // on sandbox agents only, idempotency 1–9 create_media_buy calls and the cancels of what they booked
 // (idempotency-flow.ts), unknown references 1–2 calls, the media-buy lifecycle at most 20 calls (14 against
 // the reference seller: media-buy-flow.ts), the creative library at most 8 (4: creative-flow.ts) and the
-// task lifecycle at most 18 calls within the agent's `timeouts.task` (6–8: task-flow.ts). A scenario varies a call the probes already made (same arguments); only when none succeeded does it
+// task lifecycle at most 21 calls within the agent's `timeouts.task` (3 test-controller calls, the booking, 15
+// polls, the replay, the cancel; 6–8 against the reference seller: task-flow.ts). A scenario varies a call the probes already made (same arguments); only when none succeeded does it
 // make that call itself first (step `base`).
 import { randomUUID } from 'node:crypto';
 import type { Exchange, ScenarioRecord } from '../record/exchange.ts';

@@ -1,7 +1,7 @@
 // Command line of the reference seller:
 //   node sellers/reference-seller.js --transport stdio|http [--port N] [--response-mode json|sse]
 //     [--output-shape root|legacy] [--fault NAME]… [--no-sandbox] [--exit-on-stdin-end] [--token TOKEN]
-//     [--require-account ACCOUNT_ID] [--brand-json-url URL]
+//     [--require-account ACCOUNT_ID] [--brand-json-url URL] [--test-controller]
 //   node sellers/reference-seller.js --print-webhook-jwks   (the public JWKS of its webhook signatures)
 import { parseArgs } from 'node:util';
 import type { Fault } from '../faults/_fault.ts';
@@ -22,6 +22,11 @@ export interface SellerConfig {
    * read-only seller.
    */
   sandbox: boolean;
+  /**
+   * `--test-controller`: list `comply_test_controller` (test-controller.ts), on a sandbox seller only — a
+   * production deployment MUST NOT expose it, so with `--no-sandbox` the flag changes nothing.
+   */
+  testController?: boolean;
   /** HTTP: exit when stdin ends (launch.ts gives the child a pipe, so it dies with its parent). */
   exitOnStdinEnd: boolean;
   /** HTTP: every request must carry `Authorization: Bearer <token>` (401 with WWW-Authenticate otherwise). */
@@ -50,6 +55,7 @@ export const USAGE = [
   '                        [--token TOKEN]   (HTTP: require Authorization: Bearer TOKEN)',
   '                        [--require-account ACCOUNT_ID]   (refuse calls that do not name {account_id: ACCOUNT_ID})',
   '                        [--brand-json-url URL]   (capabilities name it as identity.brand_json_url: where its keys are published)',
+  '                        [--test-controller]   (sandbox: list comply_test_controller, to force the async arm of create_media_buy)',
   '       reference-seller --print-webhook-jwks   (print the public JWKS its webhooks are signed with, for webhookKeys)',
   `faults: ${faultModuleFiles()
     .map((f) => f.name)
@@ -80,6 +86,7 @@ export async function parseSellerArgs(argv: string[]): Promise<SellerConfig> {
         token: { type: 'string' },
         'require-account': { type: 'string' },
         'brand-json-url': { type: 'string' },
+        'test-controller': { type: 'boolean' },
       },
       strict: true,
       allowPositionals: false,
@@ -119,6 +126,7 @@ export async function parseSellerArgs(argv: string[]): Promise<SellerConfig> {
     outputShape,
     faults,
     sandbox: v['no-sandbox'] !== true,
+    testController: v['test-controller'] === true,
     exitOnStdinEnd: v['exit-on-stdin-end'] === true,
     ...(token !== undefined ? { token } : {}),
     ...(requireAccount !== undefined ? { requireAccount } : {}),

@@ -21,6 +21,7 @@ import { toolSpecs, type ToolSpec } from './tools.ts';
 import { compileAllInputValidators, validateArguments } from './validate-input.ts';
 import { DEFAULT_RELEASE, negotiateRelease, type ServedRelease } from './version.ts';
 import { tasksOf } from './tasks.ts';
+import { ControllerFailure } from './test-controller.ts';
 import { deliverTaskWebhooks, WebhookSender, type WebhookBugs } from './webhooks.ts';
 
 /** The release a call would be served at, or undefined when its pin cannot be honoured. */
@@ -49,12 +50,14 @@ export function transportFault(config: SellerConfig, kind: NonNullable<FaultBeha
 export function advertisedTools(config: SellerConfig): JsonObject[] {
   const tools: JsonObject[] = toolSpecs
     .filter((spec) => config.sandbox || !spec.mutating)
+    // The controller never on a production seller (comply-test-controller.mdx › Sandbox gating).
+    .filter((spec) => !spec.testController || (config.sandbox && config.testController === true))
     .map((spec) => ({
       name: spec.name,
       description: spec.description,
-      inputSchema: cloneJson(inputSchemas[spec.name]),
+      inputSchema: cloneJson(spec.inputSchema ?? inputSchemas[spec.name]),
       outputSchema: outputSchemaFor(spec, config.outputShape),
-      annotations: { readOnlyHint: !spec.mutating, idempotentHint: true },
+      annotations: { readOnlyHint: !spec.mutating && !spec.testController, idempotentHint: true },
     }));
   for (const b of activeBehaviours(config)) b.tools?.(tools);
   return tools;
@@ -146,10 +149,20 @@ export function createSellerServer(config: SellerConfig, state: SellerState, hoo
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: advertisedTools(config) }) as never);
 
-  const errorAnswer = (error: AdcpErrorBody, context: JsonObject | undefined, release: ServedRelease | undefined): unknown => {
+  const errorAnswer = (
+    error: AdcpErrorBody,
+    context: JsonObject | undefined,
+    release: ServedRelease | undefined,
+    controller?: JsonObject,
+  ): unknown => {
     const body = sanitizeError(error);
     for (const b of active) b.error?.(body);
     let result: unknown = errorResult(body, context, release);
+    // A controller refusal is also its response schema's ControllerError branch (success: false, error, …).
+    if (controller) {
+      const r = result as ToolResult;
+      result = { ...r, structuredContent: { ...controller, ...(r.structuredContent as JsonObject) } };
+    }
     for (const b of active) if (b.errorResult) result = b.errorResult(result as ToolResult);
     return result;
   };
@@ -195,7 +208,7 @@ export function createSellerServer(config: SellerConfig, state: SellerState, hoo
       if (err instanceof AdcpFailure) {
         const invalid = active.find((b) => b.invalidInput)?.invalidInput;
         if (invalid && err.body.code === 'VALIDATION_ERROR') return takeOver(invalid, name);
-        return errorAnswer(err.body, context, release);
+        return errorAnswer(err.body, context, release, err instanceof ControllerFailure ? err.controller : undefined);
       }
       // A bug of ours: say so without leaking internals; the details go to stderr.
       log(`internal error in ${name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

@@ -57,24 +57,7 @@ export class TaskStore {
    * AdcpFailure it throws) on the seller's clock. Timers are unref'd: they never keep a process alive.
    */
   start(args: JsonObject, finish: () => JsonObject | Promise<JsonObject>, timing: typeof TASK_TIMING = TASK_TIMING): TaskRecord {
-    const now = new Date().toISOString();
-    const account = isPlainObject(args['account']) ? cloneJson(args['account']) : undefined;
-    const push = isPlainObject(args['push_notification_config']) ? cloneJson(args['push_notification_config']) : undefined;
-    const context = isPlainObject(args['context']) ? cloneJson(args['context']) : undefined;
-    const task: TaskRecord = {
-      task_id: `task_${String(this.next++).padStart(4, '0')}_${Math.random().toString(36).slice(2, 10)}`,
-      task_type: 'create_media_buy',
-      protocol: 'media-buy',
-      status: 'submitted',
-      created_at: now,
-      updated_at: now,
-      ...(account ? { account } : {}),
-      ...(push ? { push_notification_config: push } : {}),
-      ...(context ? { context } : {}),
-    };
-    this.tasks.set(task.task_id, task);
-    while (this.tasks.size > MAX_TASKS) this.tasks.delete(this.tasks.keys().next().value!);
-    this.emit(task);
+    const task = this.open(args, `task_${String(this.next++).padStart(4, '0')}_${Math.random().toString(36).slice(2, 10)}`);
     setTimeout(() => this.move(task, 'working'), timing.workingMs).unref();
     setTimeout(() => {
       void (async () => {
@@ -91,6 +74,39 @@ export class TaskStore {
       })();
     }, timing.completedMs).unref();
     return task;
+  }
+
+  /**
+   * A task in `submitted` under `taskId` that moves only when `complete` is called (the test controller's
+   * forced submitted arm: the caller chose the id and decides when it finishes). A task already under that
+   * id is replaced: sandbox ids are the caller's to reuse.
+   */
+  open(args: JsonObject, taskId: string): TaskRecord {
+    const now = new Date().toISOString();
+    const account = isPlainObject(args['account']) ? cloneJson(args['account']) : undefined;
+    const push = isPlainObject(args['push_notification_config']) ? cloneJson(args['push_notification_config']) : undefined;
+    const context = isPlainObject(args['context']) ? cloneJson(args['context']) : undefined;
+    const task: TaskRecord = {
+      task_id: taskId,
+      task_type: 'create_media_buy',
+      protocol: 'media-buy',
+      status: 'submitted',
+      created_at: now,
+      updated_at: now,
+      ...(account ? { account } : {}),
+      ...(push ? { push_notification_config: push } : {}),
+      ...(context ? { context } : {}),
+    };
+    this.tasks.delete(taskId);
+    this.tasks.set(taskId, task);
+    while (this.tasks.size > MAX_TASKS) this.tasks.delete(this.tasks.keys().next().value!);
+    this.emit(task);
+    return task;
+  }
+
+  /** Finishes a task with `result` (its webhook carries it). The caller checked the task is not terminal. */
+  complete(task: TaskRecord, result: JsonObject): void {
+    this.move(task, 'completed', { result });
   }
 
   get(taskId: string): TaskRecord | undefined {
@@ -128,12 +144,11 @@ export function tasksOf(state: SellerState): TaskStore {
 }
 
 /** The `submitted` body a task's first answer carries (create-media-buy-response.json, submitted branch). */
-export function submittedBody(task: TaskRecord): JsonObject {
-  return {
-    status: 'submitted',
-    task_id: task.task_id,
-    message: 'Guaranteed inventory needs the publisher to sign the IO: follow the task with tasks/get or by webhook.',
-  };
+export function submittedBody(
+  task: TaskRecord,
+  message = 'Guaranteed inventory needs the publisher to sign the IO: follow the task with tasks/get or by webhook.',
+): JsonObject {
+  return { status: 'submitted', task_id: task.task_id, message };
 }
 
 /**

@@ -20,6 +20,7 @@ import { briefProposals, proposalPackages, refine } from './proposals.ts';
 import { selectSignals } from './signals.ts';
 import { payloadOf } from './envelope.ts';
 import { pollTask, POLLING_TOOLS, submittedBody, tasksOf } from './tasks.ts';
+import { forcedAnswer, runTestController, takeForcedArm, TEST_CONTROLLER_TOOL, testControllerInputSchema } from './test-controller.ts';
 import {
   REPLAY_TTL_SECONDS,
   type CreativeRecord,
@@ -98,6 +99,10 @@ export interface ToolSpec {
   metaId: boolean;
   /** Loose property types for the advertised outputSchema (every real payload validates). */
   outputProperties: Record<string, Schema>;
+  /** Listed only by a sandbox seller started with `--test-controller` (comply_test_controller). */
+  testController?: true;
+  /** The advertised input schema when input-schemas.ts has none for this tool. */
+  inputSchema?: Schema;
   /** A Promise for a task that waits on a downstream system (create_media_buy's ad server round trip). */
   run(args: JsonObject, env: ToolEnv): JsonObject | Promise<JsonObject>;
   summarize(body: JsonObject): string;
@@ -335,6 +340,10 @@ async function createMediaBuy(args: JsonObject, env: ToolEnv): Promise<JsonObjec
   const outcome = await env.state.idempotentAwaiting('create_media_buy', key, args, async () => {
     const booking = withProposalPackages(args, env);
     checkBooking(booking, env);
+    // A test-controller directive for this account shapes this one booking (after the checks: a refused
+    // booking does not consume it).
+    const forced = takeForcedArm(env.state, args);
+    if (forced) return forcedAnswer(forced, args, env.state);
     // Guaranteed inventory waits on the publisher's IO signature: answer `submitted`, book when it is signed.
     if (awaitsApproval(args)) {
       const release = releaseOf(env);
@@ -759,6 +768,21 @@ export const toolSpecs: readonly ToolSpec[] = [
     outputProperties: { ...envelopeProps, deployments: { type: 'array' } },
     run: activateSignal,
     summarize: (b) => `Signal activated on ${count(b, 'deployments')} destinations.`,
+  },
+  {
+    name: TEST_CONTROLLER_TOOL,
+    description: 'Triggers seller-side state transitions for compliance testing. Sandbox only.',
+    mutating: false,
+    testController: true,
+    inputSchema: testControllerInputSchema,
+    text: 'mirror',
+    metaId: false,
+    outputProperties: { ...envelopeProps, success: { type: 'boolean' } },
+    run: (args, env) => {
+      requireSandbox(env, TEST_CONTROLLER_TOOL);
+      return runTestController(args, env.state);
+    },
+    summarize: (b) => (b['success'] === true ? 'Test controller: done.' : 'Test controller: refused.'),
   },
   // The AdCP polling tool (tasks.ts): legacy `tasks/get` and its alias, one payload shape.
   ...POLLING_TOOLS.map((name): ToolSpec => ({

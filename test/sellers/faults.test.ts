@@ -760,6 +760,28 @@ const observations: Record<string, Observation> = {
     },
   },
   'test-controller-exposed': { via: 'session', run: async (s) => expect(await toolNamed(s, 'comply_test_controller')).toBeDefined() },
+  'test-controller-task-id-ignored': {
+    via: 'session',
+    run: async (s) => {
+      const account = { operator: 'buyer.example', sandbox: true };
+      const params = { arm: 'submitted', task_id: 'forced-by-buyer' };
+      await s.call('comply_test_controller', { scenario: 'force_create_media_buy_arm', params, account });
+      const r = sc(await s.call('create_media_buy', { ...probeArguments('create_media_buy', 'forced'), account }));
+      expect(r['status']).toBe('submitted');
+      expect(r['task_id']).not.toBe('forced-by-buyer');
+    },
+  },
+  'test-controller-arm-ignored': {
+    via: 'session',
+    run: async (s) => {
+      const account = { operator: 'buyer.example', sandbox: true };
+      const params = { arm: 'submitted', task_id: 'forced-by-buyer' };
+      const forced = sc(await s.call('comply_test_controller', { scenario: 'force_create_media_buy_arm', params, account }));
+      expect(forced['success']).toBe(true);
+      const r = sc(await s.call('create_media_buy', { ...probeArguments('create_media_buy', 'forced'), account }));
+      expect(r['task_id']).not.toBe('forced-by-buyer');
+    },
+  },
   'no-adcp-tools': {
     via: 'session',
     run: async (s) => {

@@ -70,6 +70,13 @@ function judgePolling(flow: TaskFlowView, a: AgentCapture, ctx: CheckContext): V
   }
   const step = lastStep!;
   const final = last!;
+  if (!TERMINAL_TASK_STATUSES.includes(final.status) && flow.completion && !flow.completion.accepted) {
+    return untested(
+      `the test controller did not complete the task (force_task_completion, call ${flow.completion.step.call}): nothing told it to finish`,
+      undefined,
+      flow.completion.step.call,
+    );
+  }
   if (!TERMINAL_TASK_STATUSES.includes(final.status)) {
     const elapsed = Date.parse(step.x.startedAt) - Date.parse(book.x.startedAt);
     const over = Number.isFinite(elapsed) ? ` over ${(elapsed / 1000).toFixed(1)} s` : '';

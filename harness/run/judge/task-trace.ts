@@ -12,8 +12,8 @@ import { callExcerpt } from './evidence.ts';
 
 const REQUEST_CHARS = 300;
 const ANSWER_CHARS = 500;
-/** Calls listed (the flow makes at most 18: a booking, 15 polls, a replay, a clean-up). */
-const CALLS_SHOWN = 20;
+/** Calls listed (the flow makes at most 21: 3 test-controller calls, a booking, 15 polls, a replay, a clean-up). */
+const CALLS_SHOWN = 24;
 
 /** The trace of the task lifecycle flow; undefined when the capture has no record of it (not a sandbox run, an old recording). */
 export function taskTrace(capture: AgentCapture, secrets: readonly string[]): TaskTrace | undefined {
@@ -59,7 +59,9 @@ function summaryLine(steps: readonly Step[]): string {
   if (!book) return 'task lifecycle: the guaranteed booking was not made (the session ended first)';
   const first = statusWord(book.x);
   const taskId = taskIdOf(book.x);
-  const parts = [`task lifecycle: create_media_buy (guaranteed) answered ${first}${taskId !== undefined ? ` (task ${taskId})` : ''}`];
+  const forced = steps.some((s) => s.step === TASK_STEP.forceArm);
+  const how = forced ? 'forced by the test controller' : 'guaranteed';
+  const parts = [`task lifecycle: create_media_buy (${how}) answered ${first}${taskId !== undefined ? ` (task ${taskId})` : ''}`];
   const polls = steps.filter((s) => pollNumber(s.step) !== null);
   if (polls.length) {
     const last = polls[polls.length - 1]!;
