@@ -10,7 +10,8 @@
 //                                [--connect-ms MS] [--cli OTHER/bin/adcp-conformance.js]
 // Defaults: 2 rounds of 4 runs, 3 burners, per run 4 HTTP agents (one HTTP reference seller per run,
 // shared by its agents) and 1 stdio agent, all sandbox, connect timeout 3000 ms. The stdio seller is the
-// harness's own child, so it inherits the harness's lower priority (a process cannot raise it unprivileged).
+// harness's own child: run as root, it is started through `nice -n -10` (back to nice 0, like the HTTP
+// sellers); otherwise it inherits the harness's nice 10 and its start-up competes with the load.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -28,6 +29,7 @@ const count = (name, fallback) => {
 };
 const CLI = option('--cli') ?? join(ROOT, 'bin', 'adcp-conformance.js');
 const SELLER = join(ROOT, 'sellers', 'reference-seller.js');
+const JWKS = join(ROOT, 'sellers', 'reference', 'webhook-jwks.json'); // as `npm start` configures it
 const ROUNDS = Math.max(1, count('--rounds', 2));
 const RUNS = Math.max(1, count('--runs', 4));
 const BURNERS = count('--burners', 3);
@@ -35,6 +37,8 @@ const HTTP_AGENTS = count('--http-agents', 4);
 const STDIO_AGENTS = count('--stdio-agents', 1);
 const CONNECT_MS = Math.max(1, count('--connect-ms', 3000));
 const NICE = ['nice', '-n', '10'];
+// The stdio seller is the harness's child and inherits its nice 10; only a privileged user may bring it back to 0.
+const PRIVILEGED = process.getuid?.() === 0;
 
 const stale = distProblem();
 if (stale) {
@@ -90,13 +94,15 @@ async function startSeller() {
 
 function configFor(slot, url) {
   const agents = [
-    ...Array.from({ length: HTTP_AGENTS }, (_, i) => ({ name: `http-${i}`, transport: 'http', url, sandbox: true })),
+    ...Array.from({ length: HTTP_AGENTS }, (_, i) => ({ name: `http-${i}`, transport: 'http', url, sandbox: true, webhookKeys: JWKS })),
     ...Array.from({ length: STDIO_AGENTS }, (_, i) => ({
       name: `stdio-${i}`,
       transport: 'stdio',
-      command: process.execPath,
-      args: [SELLER, '--transport', 'stdio'],
+      ...(PRIVILEGED
+        ? { command: 'nice', args: ['-n', '-10', process.execPath, SELLER, '--transport', 'stdio'] }
+        : { command: process.execPath, args: [SELLER, '--transport', 'stdio'] }),
       sandbox: true,
+      webhookKeys: JWKS,
     })),
   ];
   const file = join(work, `run-${slot}.json`);
@@ -136,10 +142,11 @@ function timeoutsIn(reportFile) {
   let reachable = 0; // agents whose initialize answered
   for (const a of report.agents) {
     if (a.reachable) reachable++;
-    else
-      found.push(
-        `${a.name}: unreachable (${a.down?.cause ?? 'no cause'}): ${a.down?.detail ?? a.incomplete ?? 'initialize did not answer'}`,
-      );
+    else {
+      const why = a.down?.detail ?? a.incomplete ?? 'initialize did not answer';
+      const stderr = a.stderrTail ? `; its stderr ends: ${a.stderrTail.trim().split('\n').slice(-2).join(' | ')}` : '';
+      found.push(`${a.name}: unreachable (${a.down?.cause ?? 'no cause'}) after ${a.durationMs ?? '?'} ms: ${why}${stderr}`);
+    }
     if (a.reachable && a.down?.cause === 'timeout') found.push(`${a.name}: down (timeout): ${a.down.detail}`);
     if (a.aborted && TIMEOUT_WORDS.test(a.aborted)) found.push(`${a.name}: session aborted: ${a.aborted}`);
     if (a.reachable && a.incomplete && TIMEOUT_WORDS.test(a.incomplete)) found.push(`${a.name}: incomplete: ${a.incomplete}`);
@@ -168,7 +175,8 @@ const load = () =>
 console.log(
   `adcp-conformance timeouts under load · ${CLI} · ${cpus().length} CPUs · Node ${process.versions.node} · load ${load()}\n` +
     `${ROUNDS} round(s) × ${RUNS} runs side by side, ${BURNERS} CPU burners, per run ${HTTP_AGENTS} HTTP + ${STDIO_AGENTS} stdio ` +
-    `sandbox agents, connect timeout ${CONNECT_MS} ms; harness and burners at nice 10, HTTP sellers at nice 0`,
+    `sandbox agents, connect timeout ${CONNECT_MS} ms; harness and burners at nice 10, HTTP sellers at nice 0, ` +
+    `stdio sellers at nice ${PRIVILEGED ? '0' : '10 (not root: cannot raise them)'}`,
 );
 
 const urls = await Promise.all(Array.from({ length: RUNS }, startSeller));

@@ -47,7 +47,7 @@ if (stale) {
   process.exit(2);
 }
 const { defaultProbes } = await import(pathToFileURL(join(ROOT, 'dist', 'harness', 'capture', 'probes.js')).href);
-const { REFERENCE_SELLER_TASKS } = await import(pathToFileURL(join(ROOT, 'dist', 'sellers', 'launch.js')).href);
+const { REFERENCE_SELLER_TASKS, REFERENCE_WEBHOOK_JWKS } = await import(pathToFileURL(join(ROOT, 'dist', 'sellers', 'launch.js')).href);
 
 const work = mkdtempSync(join(tmpdir(), 'adcp-bench-'));
 const children = new Set();
@@ -254,6 +254,7 @@ const fleet = (n) =>
     transport: 'http',
     url: `${proxyUrl}/a${i}/mcp`,
     sandbox: true,
+    webhookKeys: REFERENCE_WEBHOOK_JWKS, // as `npm start` configures it: webhook.signature verified, not untested
     probes,
   }));
 const proxyCount = async () => (await (await fetch(`${proxyUrl}/__bench/count`)).json()).requests;
@@ -267,6 +268,7 @@ const proxyReset = () => fetch(`${proxyUrl}/__bench/reset`, { method: 'POST' });
   const recorded = await recordedRun('harness fleet --record', fleetArgs, 'fleet-64', [0, 1]);
   const recordedRequests = await proxyCount();
   const requests = { harness: [], raw: [] };
+  let rawErrors = 0; // calls the SDK threw on (the harness records them), in the last replay
   const runs = await interleaved({
     harness: async () => {
       await proxyReset();
@@ -278,6 +280,7 @@ const proxyReset = () => fetch(`${proxyUrl}/__bench/reset`, { method: 'POST' });
       await proxyReset();
       const r = check('raw replay', await timed([RAW, 'replay', recorded.file, config, String(CONCURRENCY)]));
       requests.raw.push(await proxyCount());
+      rawErrors = JSON.parse(r.stdout).errors;
       return r.ms;
     },
   });
@@ -294,7 +297,8 @@ const proxyReset = () => fetch(`${proxyUrl}/__bench/reset`, { method: 'POST' });
     ratio: harness / raw,
     bound: 1.3,
     note:
-      `the raw SDK replays the recorded ${calls.toFixed(1)} tools/call per agent (the harness's concurrent pair one after the other); ` +
+      `the raw SDK replays the recorded ${calls.toFixed(1)} tools/call per agent (the harness's concurrent pair one after the other; ` +
+      `${(rawErrors / 64).toFixed(1)} per agent thrown by callTool, caught); ` +
       `HTTP requests per agent: harness ${perAgent.toFixed(1)} (${(recordedRequests / 64).toFixed(1)} in the recorded run), raw ${(median(requests.raw) / 64).toFixed(1)}; ` +
       `the ideal (every request 50 ms, nothing else) ${fmt(ideal)}: harness ${(harness / ideal).toFixed(2)}×, raw ${(raw / ideal).toFixed(2)}×`,
   });

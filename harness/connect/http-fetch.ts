@@ -86,14 +86,32 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
     const signals = [init?.signal, owner ? owner.wire.signal : AbortSignal.timeout(slack)].filter((s): s is AbortSignal => !!s);
 
     // A network error propagates to the SDK request and is classified from its rejection.
-    const response = await undiciFetch(url, {
-      method,
-      headers: Object.fromEntries(new Headers(init?.headers)),
-      body: body ?? null,
-      redirect: 'manual',
-      signal: AbortSignal.any(signals),
-      dispatcher,
-    });
+    const signal = AbortSignal.any(signals);
+    const send = (via: Agent = dispatcher) =>
+      undiciFetch(url, {
+        method,
+        headers: Object.fromEntries(new Headers(init?.headers)),
+        body: body ?? null,
+        redirect: 'manual',
+        signal,
+        dispatcher: via,
+      });
+    let response: Awaited<ReturnType<typeof send>>;
+    try {
+      response = await send();
+    } catch (err) {
+      // Sent on a kept-alive socket the seller closed while it sat idle, the request dies unread: sent
+      // once more, on a fresh connection, as HTTP clients do. A seller that closes a fresh connection
+      // without answering still fails (the retry meets the same close).
+      if (!closedWhileIdle(err) || signal.aborted) throw err;
+      // A connection of its own (the pool's other idle sockets may be just as stale), closed once answered.
+      const fresh = new Agent({ connect: { timeout: slack }, headersTimeout: slack, bodyTimeout: slack, connections: 1 });
+      try {
+        response = await send(fresh);
+      } finally {
+        void fresh.close().catch(() => {});
+      }
+    }
 
     const contentType = response.headers.get('content-type');
     const sessionId = response.headers.get('mcp-session-id');
@@ -330,4 +348,15 @@ export function cappedStream(
     },
     { highWaterMark: 0 },
   );
+}
+
+/**
+ * undici's "other side closed" on a socket that had already carried an answer: the seller closed a
+ * kept-alive connection (its keep-alive timeout) just as the harness reused it, before any byte of this
+ * answer. (A socket that never carried one is the seller closing on the request itself: not retried.)
+ */
+function closedWhileIdle(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: unknown; socket?: { bytesRead?: unknown } } } | undefined)?.cause;
+  const read = cause?.socket?.bytesRead;
+  return cause?.code === 'UND_ERR_SOCKET' && typeof read === 'number' && read > 0;
 }

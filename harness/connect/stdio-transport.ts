@@ -5,6 +5,7 @@
 // and its safe default environment, and adds: raw tap of every line, junk-line capture, a per-line
 // byte cap that cuts the line (not the session), a bounded stderr tail and per-call stderr windows, a
 // bound on what may wait in the server's stdin, readable start-up failures, and a reaping close().
+import { sellerTimeout } from './seller-clock.ts';
 import type { ChildProcess } from 'node:child_process';
 import { isUtf8 } from 'node:buffer';
 import { statSync } from 'node:fs';
@@ -113,9 +114,19 @@ export class HarnessStdioTransport implements Transport {
     };
   }
 
-  /** Resolves when the process has exited, or after `ms`. */
+  /**
+   * Resolves when the process has exited, or after `ms` on the seller's clock: an exit that happened while
+   * the harness was stalled is read before the wait gives up (a crash at start-up is told as the crash).
+   */
   waitExit(ms: number): Promise<void> {
-    return Promise.race([this.exited ?? Promise.resolve(), new Promise<void>((r) => setTimeout(r, ms).unref())]);
+    const exited = this.exited ?? Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = sellerTimeout(ms, resolve);
+      void exited.then(() => {
+        timer.cancel();
+        resolve();
+      });
+    });
   }
 
   get pid(): number | undefined {

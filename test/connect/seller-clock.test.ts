@@ -2,6 +2,8 @@
 // (or the connect) timeout, a seller that answers at once is read, not timed out — over stdio and HTTP —
 // and a seller that never answers still times out, after the timeout's length on the seller's clock.
 // The blocks are real (a busy loop on this thread) and the sellers real processes; no timer is faked.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import type { AgentConfig, HttpAgentConfig, Probe, StdioAgentConfig } from '../../harness/config/types.ts';
@@ -46,6 +48,48 @@ async function captureBlockedAt(agent: AgentConfig, at: string): Promise<{ captu
     },
   });
   return { capture, blocked };
+}
+
+/** A proxy to `target` that holds the answer to each `method` request `ms` before sending it. */
+async function holdingProxy(
+  target: string,
+  method: string,
+  ms: number,
+): Promise<{ url: string; held: () => number; close(): Promise<void> }> {
+  let held = 0;
+  const server = createServer((req, res) => {
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = Buffer.concat(chunks);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
+      const r = await fetch(target, { method: req.method ?? 'POST', headers, ...(body.length ? { body } : {}) });
+      const answer = Buffer.from(await r.arrayBuffer());
+      if (body.includes(`"method":"${method}"`)) {
+        held++;
+        await new Promise((resolve) => setTimeout(resolve, ms));
+      }
+      const out: Record<string, string> = {};
+      for (const k of ['content-type', 'mcp-session-id']) {
+        const v = r.headers.get(k);
+        if (v !== null) out[k] = v;
+      }
+      res.writeHead(r.status, out).end(answer);
+    })().catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    held: () => held,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 describe('the seller clock', () => {
@@ -95,9 +139,29 @@ describe('the harness blocked past the timeout while the seller answers at once'
   }, 60_000);
 
   test('connect: initialize is answered though the harness was blocked past the connect timeout', async () => {
-    const { capture, blocked } = await captureBlockedAt(stdioAgent([PRODUCTS], [], 1000), 'connect');
-    expect(blocked).toBe(true);
-    expect(capture.initialize.ok, JSON.stringify(capture.initialize).slice(0, 300)).toBe(true);
+    // Over HTTP, to a seller already running (a process start-up on a loaded machine would measure the
+    // machine), behind a proxy that holds initialize's answer 300 ms: the block begins once the request
+    // is out and covers the answer's arrival and the 1 s timeout.
+    const seller = await startHttpSeller();
+    const held = await holdingProxy(seller.url, 'initialize', 300);
+    try {
+      const agent: HttpAgentConfig = { ...httpAgent(held.url, [PRODUCTS]), timeouts: timeouts(1000) };
+      let blocked = false;
+      const capture = await captureAgent(agent, {
+        scenarios: false,
+        onProgress: ({ step }) => {
+          if (step !== 'connect' || blocked) return;
+          blocked = true;
+          setTimeout(() => block(BLOCK_MS), 100);
+        },
+      });
+      expect(blocked).toBe(true);
+      expect(capture.initialize.ok, JSON.stringify(capture.initialize).slice(0, 300)).toBe(true);
+      expect(held.held()).toBe(1);
+    } finally {
+      await held.close();
+      await seller.close();
+    }
   }, 60_000);
 });
 
