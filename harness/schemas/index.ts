@@ -142,7 +142,9 @@ export async function createSchemaService(
   const vocabulary: ErrorVocabulary = registry ? await loadErrorVocabulary(registry.tree) : { skip: unavailable ?? 'no AdCP schemas' };
   const ownWork: OwnWork = options.ownWork ?? ((_what, work) => work());
   const hooks = { onStep: options.onStep ?? (() => {}), ownWork, blocked: options.blocked ?? (() => undefined) };
-  return { ...buildService(choice, registry, unavailable, calledTools(capture), hooks, others), errorCodes: () => vocabulary };
+  // The webhook payload schema is compiled with the called tasks' when deliveries arrived (our own work, before the budget).
+  const webhooks = Array.isArray(capture.webhooks?.deliveries) && capture.webhooks.deliveries.length > 0;
+  return { ...buildService(choice, registry, unavailable, calledTools(capture), hooks, others, webhooks), errorCodes: () => vocabulary };
 }
 
 /** Trees (full versions, other than `main`) of the releases the agent's success payloads echo; at most 3. */
@@ -181,6 +183,7 @@ function buildService(
   called: ReadonlySet<string>,
   { onStep, ownWork, blocked }: { onStep: StepListener; ownWork: OwnWork; blocked: StepBlocker },
   others: ReadonlyMap<string, AdcpRegistry> = new Map(),
+  webhooks = false,
 ): AgentSchemaService {
   const outputs = new OutputSchemaCompiler({ called, onStep, blocked });
   /** The registry of the release a payload echoes, when it is another one the source has; else the agent's. */
@@ -270,6 +273,10 @@ function buildService(
           if (registry.has(id) && typeof registry.validator(id) !== 'string') ready++;
         }
       }
+      // mcp-webhook-payload refers to every async response: a compile of seconds on a loaded machine, which
+      // must not run in webhook.delivery's budget (the seller's) nor leave it untested.
+      const webhookPayload = `${registry.tree.idPrefix}core/mcp-webhook-payload.json`;
+      if (webhooks && registry.has(webhookPayload) && typeof registry.validator(webhookPayload) !== 'string') ready++;
       return ready;
     },
 
