@@ -3,8 +3,9 @@
 // submitted arm with the forced task_id). A run that took the controller's word for it would judge no
 // task at all; task.submitted fails it instead.
 import { defineFault } from './_fault.ts';
-import { cloneJson, isPlainObject } from '../reference/json.ts';
-import { TEST_CONTROLLER_TOOL, testControllerInputSchema } from '../reference/test-controller.ts';
+import { isPlainObject } from '../reference/json.ts';
+import { TEST_CONTROLLER_TOOL } from '../reference/test-controller.ts';
+import { listTestController } from './_controller.ts';
 
 export default defineFault({
   name: 'test-controller-arm-ignored',
@@ -13,16 +14,7 @@ export default defineFault({
   trips: { 'task.submitted': 'fail' },
   agent: { sandbox: true },
   behaviour: {
-    // The controller is listed whatever the command line says (the matrix starts faults without --test-controller).
-    tools: (tools) => {
-      if (tools.some((t) => t['name'] === TEST_CONTROLLER_TOOL)) return;
-      tools.push({
-        name: TEST_CONTROLLER_TOOL,
-        description: 'Triggers seller-side state transitions for compliance testing. Sandbox only.',
-        inputSchema: cloneJson(testControllerInputSchema),
-        annotations: { readOnlyHint: false, idempotentHint: true },
-      });
-    },
+    tools: listTestController,
     // The directive is misfiled on its way in: registered for another account, which the controller
     // accepts — and this account's next booking takes the seller's default arm.
     request: (tool, args) => {

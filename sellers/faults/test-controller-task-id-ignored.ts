@@ -4,8 +4,9 @@
 // work under its own id: only the verbatim rule breaks.
 import { randomUUID } from 'node:crypto';
 import { defineFault } from './_fault.ts';
-import { cloneJson, isPlainObject } from '../reference/json.ts';
-import { TEST_CONTROLLER_TOOL, testControllerInputSchema } from '../reference/test-controller.ts';
+import { isPlainObject } from '../reference/json.ts';
+import { TEST_CONTROLLER_TOOL } from '../reference/test-controller.ts';
+import { listTestController } from './_controller.ts';
 
 export default defineFault({
   name: 'test-controller-task-id-ignored',
@@ -13,16 +14,7 @@ export default defineFault({
   trips: { 'task.submitted': 'fail' },
   agent: { sandbox: true },
   behaviour: {
-    // The controller is listed whatever the command line says (the matrix starts faults without --test-controller).
-    tools: (tools) => {
-      if (tools.some((t) => t['name'] === TEST_CONTROLLER_TOOL)) return;
-      tools.push({
-        name: TEST_CONTROLLER_TOOL,
-        description: 'Triggers seller-side state transitions for compliance testing. Sandbox only.',
-        inputSchema: cloneJson(testControllerInputSchema),
-        annotations: { readOnlyHint: false, idempotentHint: true },
-      });
-    },
+    tools: listTestController,
     request: (tool, args) => {
       const params = args['params'];
       if (tool !== TEST_CONTROLLER_TOOL || args['scenario'] !== 'force_create_media_buy_arm' || !isPlainObject(params)) return;

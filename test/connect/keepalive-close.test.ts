@@ -3,13 +3,12 @@
 // and the harness sends it once more on a fresh connection — a healthy seller is not called broken.
 // Made deterministic by a proxy in front of the reference seller that drops every connection on its
 // second request, unanswered. A connection dropped on its first request is still a failure.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import { DEFAULT_MAX_BYTES } from '../../harness/config/index.ts';
 import type { HttpAgentConfig, Probe } from '../../harness/config/types.ts';
 import { startHttpSeller } from '../../sellers/launch.ts';
+import { sellerProxy } from './proxy.helpers.ts';
 
 const PRODUCTS: Probe = { tool: 'get_products', arguments: { buying_mode: 'brief', brief: 'sports' }, intent: 'valid' };
 
@@ -20,50 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await seller?.close();
 });
-
-/** A proxy to the seller that drops a connection, unanswered, on its `dropAt`-th request (1-based). */
-async function proxy(dropAt: number): Promise<{ url: string; dropped: () => number; close(): Promise<void> }> {
-  const seen = new WeakMap<object, number>();
-  let dropped = 0;
-  const forward = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const n = (seen.get(req.socket) ?? 0) + 1;
-    seen.set(req.socket, n);
-    if (n === dropAt) {
-      dropped++;
-      req.socket.destroy();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers))
-      if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
-    const r = await fetch(seller.url, {
-      method: req.method ?? 'POST',
-      headers,
-      ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
-    });
-    const out: Record<string, string> = {};
-    for (const k of ['content-type', 'mcp-session-id']) {
-      const v = r.headers.get(k);
-      if (v !== null) out[k] = v;
-    }
-    res.writeHead(r.status, out).end(Buffer.from(await r.arrayBuffer()));
-  };
-  const server: Server = createServer((req, res) => void forward(req, res).catch(() => res.destroy()));
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    dropped: () => dropped,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const agent = (url: string): HttpAgentConfig => ({
   name: 'keepalive',
@@ -80,7 +35,7 @@ const agent = (url: string): HttpAgentConfig => ({
 
 describe('a kept-alive connection closed as the harness reuses it', () => {
   test('the request is sent once more on a fresh connection: every call answered', async () => {
-    const p = await proxy(2);
+    const p = await sellerProxy(seller.url, { dropAt: 2 });
     try {
       const capture = await captureAgent(agent(p.url), { scenarios: false });
       expect(capture.initialize.ok).toBe(true);
@@ -93,7 +48,7 @@ describe('a kept-alive connection closed as the harness reuses it', () => {
   }, 60_000);
 
   test('a connection dropped on its first request is the seller failing: not retried, reported', async () => {
-    const p = await proxy(1);
+    const p = await sellerProxy(seller.url, { dropAt: 1 });
     try {
       const capture = await captureAgent(agent(p.url), { scenarios: false });
       expect(capture.initialize.ok).toBe(false);

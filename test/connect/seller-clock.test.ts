@@ -2,18 +2,19 @@
 // (or the connect) timeout, a seller that answers at once is read, not timed out — over stdio and HTTP —
 // and a seller that never answers still times out, after the timeout's length on the seller's clock.
 // The blocks are real (a busy loop on this thread) and the sellers real processes; no timer is faked.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import type { AgentConfig, HttpAgentConfig, Probe, StdioAgentConfig } from '../../harness/config/types.ts';
 import { DEFAULT_MAX_BYTES } from '../../harness/config/index.ts';
 import { sellerNow, sellerTimeout, stalledSoFar } from '../../harness/connect/seller-clock.ts';
-import type { AgentCapture } from '../../harness/record/exchange.ts';
+import type { AgentCapture, Exchange } from '../../harness/record/exchange.ts';
 import { startHttpSeller, stdioSellerCommand } from '../../sellers/launch.ts';
+import { sellerProxy } from './proxy.helpers.ts';
 
 const BLOCK_MS = 1500;
 const CALL_MS = 500;
+/** The connect test's timeout: the proxy and a seller on a loaded machine answer well within it, the block outlasts it. */
+const CONNECT_MS = 2000;
 const PRODUCTS: Probe = { tool: 'get_products', arguments: { buying_mode: 'brief', brief: 'sports' }, intent: 'valid' };
 const SIGNALS: Probe = { tool: 'get_signals', arguments: { signal_spec: 'sports fans' }, intent: 'valid' };
 
@@ -50,48 +51,6 @@ async function captureBlockedAt(agent: AgentConfig, at: string): Promise<{ captu
   return { capture, blocked };
 }
 
-/** A proxy to `target` that holds the answer to each `method` request `ms` before sending it. */
-async function holdingProxy(
-  target: string,
-  method: string,
-  ms: number,
-): Promise<{ url: string; held: () => number; close(): Promise<void> }> {
-  let held = 0;
-  const server = createServer((req, res) => {
-    void (async () => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const body = Buffer.concat(chunks);
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers))
-        if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
-      const r = await fetch(target, { method: req.method ?? 'POST', headers, ...(body.length ? { body } : {}) });
-      const answer = Buffer.from(await r.arrayBuffer());
-      if (body.includes(`"method":"${method}"`)) {
-        held++;
-        await new Promise((resolve) => setTimeout(resolve, ms));
-      }
-      const out: Record<string, string> = {};
-      for (const k of ['content-type', 'mcp-session-id']) {
-        const v = r.headers.get(k);
-        if (v !== null) out[k] = v;
-      }
-      res.writeHead(r.status, out).end(answer);
-    })().catch(() => res.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    held: () => held,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 describe('the seller clock', () => {
   test('a stall of the harness moves a deadline by as long as it lasted; a deadline never fires early', async () => {
     const stalled0 = stalledSoFar();
@@ -116,10 +75,23 @@ describe('the seller clock', () => {
 });
 
 describe('the harness blocked past the timeout while the seller answers at once', () => {
+  /**
+   * The call to get_products, with the block inside it: on a loaded machine the block may land after a
+   * prompt answer was already read (nothing proven), so that capture is made again, at most three times.
+   */
+  async function blockedCall(agent: AgentConfig): Promise<Exchange> {
+    let x: Exchange | undefined;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const { capture, blocked } = await captureBlockedAt(agent, 'call get_products');
+      expect(blocked).toBe(true);
+      x = capture.exchanges.find((e) => e.tool === 'get_products')!;
+      if (x.outcome.kind !== 'result' || x.durationMs >= BLOCK_MS - 50) break;
+    }
+    return x!;
+  }
+
   test('stdio: the call is answered, not timed out', async () => {
-    const { capture, blocked } = await captureBlockedAt(stdioAgent([PRODUCTS]), 'call get_products');
-    expect(blocked).toBe(true);
-    const x = capture.exchanges.find((e) => e.tool === 'get_products')!;
+    const x = await blockedCall(stdioAgent([PRODUCTS]));
     expect(x.outcome.kind, JSON.stringify(x.outcome).slice(0, 300)).toBe('result');
     // The answer waited behind the block: the call took the block's length, three times the timeout.
     expect(x.durationMs).toBeGreaterThanOrEqual(BLOCK_MS - 50);
@@ -128,9 +100,7 @@ describe('the harness blocked past the timeout while the seller answers at once'
   test('HTTP: the call is answered, not timed out', async () => {
     const seller = await startHttpSeller();
     try {
-      const { capture, blocked } = await captureBlockedAt(httpAgent(seller.url, [PRODUCTS]), 'call get_products');
-      expect(blocked).toBe(true);
-      const x = capture.exchanges.find((e) => e.tool === 'get_products')!;
+      const x = await blockedCall(httpAgent(seller.url, [PRODUCTS]));
       expect(x.outcome.kind, JSON.stringify(x.outcome).slice(0, 300)).toBe('result');
       expect(x.durationMs).toBeGreaterThanOrEqual(BLOCK_MS - 50);
     } finally {
@@ -141,18 +111,18 @@ describe('the harness blocked past the timeout while the seller answers at once'
   test('connect: initialize is answered though the harness was blocked past the connect timeout', async () => {
     // Over HTTP, to a seller already running (a process start-up on a loaded machine would measure the
     // machine), behind a proxy that holds initialize's answer 300 ms: the block begins once the request
-    // is out and covers the answer's arrival and the 1 s timeout.
+    // is out and covers the answer's arrival and the connect timeout.
     const seller = await startHttpSeller();
-    const held = await holdingProxy(seller.url, 'initialize', 300);
+    const held = await sellerProxy(seller.url, { hold: { method: 'initialize', ms: 300 } });
     try {
-      const agent: HttpAgentConfig = { ...httpAgent(held.url, [PRODUCTS]), timeouts: timeouts(1000) };
+      const agent: HttpAgentConfig = { ...httpAgent(held.url, [PRODUCTS]), timeouts: timeouts(CONNECT_MS) };
       let blocked = false;
       const capture = await captureAgent(agent, {
         scenarios: false,
         onProgress: ({ step }) => {
           if (step !== 'connect' || blocked) return;
           blocked = true;
-          setTimeout(() => block(BLOCK_MS), 100);
+          setTimeout(() => block(CONNECT_MS + 1000), 100);
         },
       });
       expect(blocked).toBe(true);
