@@ -1,0 +1,4 @@
+// The self-test matrix, shard 1 of 2 (test/matrix/matrix.suite.ts): every fault trips exactly the ids it declares.
+import { matrixSuite } from './matrix.suite.ts';
+
+matrixSuite(0, 2);
