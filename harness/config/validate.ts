@@ -30,18 +30,20 @@ export function validateSetting(definition: string, value: unknown, label: strin
   const validate = ajv.getSchema(`${id}#/definitions/${definition}`);
   if (!validate) throw new Error(`the config schema has no definition '${definition}'`);
   if (validate(value)) return;
-  const errors = validate.errors ?? [];
-  const chosen = errors.find((e) => expectedHint(e) !== undefined) ?? errors[0];
-  throw chosen ? describe(chosen, label, value) : new ConfigError(label, '', 'is not valid');
+  throw firstError(validate.errors, label, value, 'is not valid');
 }
 
 export function validateConfig(doc: unknown, file: string): void {
   const validate = validator();
   if (validate(doc)) return;
-  const errors = validate.errors ?? [];
-  const chosen = errors.find((e) => expectedHint(e) !== undefined) ?? errors[0];
-  if (!chosen) throw new ConfigError(file, '', 'does not match the configuration schema');
-  throw describe(chosen, file, doc);
+  throw firstError(validate.errors, file, doc, 'does not match the configuration schema');
+}
+
+/** The error a person can act on first (one with an `x-expected` hint, else Ajv's first), as a ConfigError. */
+function firstError(errors: ErrorObject[] | null | undefined, file: string, doc: unknown, fallback: string): ConfigError {
+  const all = errors ?? [];
+  const chosen = all.find((e) => expectedHint(e) !== undefined) ?? all[0];
+  return chosen ? describe(chosen, file, doc) : new ConfigError(file, '', fallback);
 }
 
 function expectedHint(e: ErrorObject): string | undefined {

@@ -3,38 +3,16 @@
 // answers the flows' reads with garbage, pages a list forever, or refuses every booking. Each costs the
 // flow its checks — untested with the reason, never a pass — and never the run: the calls stay within the
 // flows' bounds, later scenarios still run, and judging finishes.
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import { MAX_FLOW_CALLS, MEDIA_BUY_FLOW } from '../../harness/capture/media-buy-flow.ts';
 import { CREATIVE_FLOW } from '../../harness/capture/creative-flow.ts';
-import { judgeAgent } from '../../harness/checks/engine.ts';
 import type { Outcome } from '../../harness/checks/check.ts';
-import { createSchemaService, sdkSchemaSource } from '../../harness/schemas/index.ts';
 import type { AgentCapture } from '../../harness/record/exchange.ts';
-import { stdioSellerCommand } from '../../sellers/launch.ts';
-import { stdioAgent } from '../connect/agents.ts';
-
-const PROXY = fileURLToPath(new URL('./servers/flow-proxy.mjs', import.meta.url));
-const timeouts = { connectMs: 20_000, callMs: 2_000, agentMs: 90_000 };
-const source = sdkSchemaSource();
+import { runBehindFlowProxy } from './flow-proxy.helpers.ts';
 
 type Behaviour = 'hang-update' | 'garbage-read' | 'cursor-loop' | 'refuse-booking';
 
-async function run(behaviour: Behaviour): Promise<{ capture: AgentCapture; outcomes: Outcome[] }> {
-  const seller = stdioSellerCommand({});
-  const capture = await captureAgent(
-    stdioAgent(`flow-${behaviour}`, {
-      command: process.execPath,
-      args: [PROXY, behaviour, seller.command, ...seller.args],
-      sandbox: true,
-      timeouts,
-    }),
-    { adcpReleases: await source.versions() },
-  );
-  const schemas = await createSchemaService(capture, source);
-  return { capture, outcomes: judgeAgent(capture, { schemas, agent: capture.agent }) };
-}
+const run = (behaviour: Behaviour) => runBehindFlowProxy(`flow-${behaviour}`, behaviour, {});
 
 const flowCalls = (c: AgentCapture, name: string) => c.exchanges.filter((x) => x.scenario?.name === name);
 const of = (outcomes: Outcome[], check: string) => outcomes.filter((o) => o.check === check);

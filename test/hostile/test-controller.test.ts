@@ -1,39 +1,17 @@
 // A hostile AdCP test controller inside the task-lifecycle flow (harness/capture/task-flow.ts): the
-// reference seller with --test-controller behind a proxy of our own (servers/controller-proxy.mjs) whose
+// reference seller with --test-controller behind a proxy of our own (servers/flow-proxy.mjs) whose
 // comply_test_controller answers garbage, refuses, or never answers. Before the booking, the flow falls
 // back to the guaranteed-product path and says so; after it, the flow stops following the task and the
 // rule it could not verify is untested with the reason — never a pass, never a crash, the run goes on.
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import { TASK_FLOW } from '../../harness/capture/task-flow.ts';
-import { judgeAgent } from '../../harness/checks/engine.ts';
 import type { Outcome } from '../../harness/checks/check.ts';
-import { createSchemaService, sdkSchemaSource } from '../../harness/schemas/index.ts';
 import type { AgentCapture } from '../../harness/record/exchange.ts';
-import { stdioSellerCommand } from '../../sellers/launch.ts';
-import { stdioAgent } from '../connect/agents.ts';
-
-const PROXY = fileURLToPath(new URL('./servers/controller-proxy.mjs', import.meta.url));
-const timeouts = { connectMs: 20_000, callMs: 2_000, agentMs: 90_000 };
-const source = sdkSchemaSource();
+import { runBehindFlowProxy } from './flow-proxy.helpers.ts';
 
 type Behaviour = 'list-garbage' | 'refuse-arm' | 'garbage-completion' | 'hang-completion';
 
-async function run(behaviour: Behaviour): Promise<{ capture: AgentCapture; outcomes: Outcome[] }> {
-  const seller = stdioSellerCommand({ testController: true });
-  const capture = await captureAgent(
-    stdioAgent(`controller-${behaviour}`, {
-      command: process.execPath,
-      args: [PROXY, behaviour, seller.command, ...seller.args],
-      sandbox: true,
-      timeouts,
-    }),
-    { adcpReleases: await source.versions() },
-  );
-  const schemas = await createSchemaService(capture, source);
-  return { capture, outcomes: judgeAgent(capture, { schemas, agent: capture.agent }) };
-}
+const run = (behaviour: Behaviour) => runBehindFlowProxy(`controller-${behaviour}`, behaviour, { testController: true });
 
 const steps = (c: AgentCapture) => c.exchanges.filter((x) => x.scenario?.name === TASK_FLOW).map((x) => x.scenario!.step);
 const recordOf = (c: AgentCapture) => c.scenarios?.find((s) => s.name === TASK_FLOW);

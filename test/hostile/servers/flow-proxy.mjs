@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A hostile sandbox seller for the state flows: the reference seller (spawned over stdio, its lines
+// A hostile sandbox seller for the state flows and the task flow's test controller: the reference seller (spawned over stdio, its lines
 // passed through) with one misbehaviour inside the media-buy and creative flows, chosen by the first
 // argument; the seller's own command line follows it.
 //   hang-update      never answers update_media_buy (the flow's pause waits out the call timeout)
@@ -7,6 +7,11 @@
 //   cursor-loop      answers the get_media_buys list (no media_buy_ids) with an empty page that always has
 //                    more, each page a fresh cursor, and list_creatives with the same cursor again
 //   refuse-booking   refuses every create_media_buy with INVALID_REQUEST
+// and in the task flow's comply_test_controller calls (the seller's command line should include --test-controller):
+//   list-garbage        answers list_scenarios with a result that is no tool result
+//   refuse-arm          refuses force_create_media_buy_arm (ControllerError FORBIDDEN, isError)
+//   garbage-completion  answers force_task_completion with {success: "maybe"} and does not complete the task
+//   hang-completion     never answers force_task_completion
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
@@ -43,6 +48,16 @@ createInterface({ input: process.stdin, crlfDelay: Infinity }).on('line', (line)
     return answer(m.id, { status: 'completed', creatives: [], pagination: { has_more: true, cursor: 'same' }, context });
   if (behaviour === 'refuse-booking' && name === 'create_media_buy')
     return answer(m.id, { adcp_error: { code: 'INVALID_REQUEST', message: 'no bookings today', recovery: 'correctable' }, context }, true);
+  const scenario = name === 'comply_test_controller' ? a.scenario : undefined;
+  if (behaviour === 'list-garbage' && scenario === 'list_scenarios')
+    return send({ jsonrpc: '2.0', id: m.id, result: 'garbage \u0000 not a result' });
+  if (behaviour === 'refuse-arm' && scenario === 'force_create_media_buy_arm') {
+    const adcp_error = { code: 'PERMISSION_DENIED', message: 'not today', recovery: 'terminal' };
+    return answer(m.id, { success: false, error: 'FORBIDDEN', error_detail: 'not today', adcp_error }, true);
+  }
+  if (behaviour === 'garbage-completion' && scenario === 'force_task_completion')
+    return answer(m.id, { status: 'completed', success: 'maybe' });
+  if (behaviour === 'hang-completion' && scenario === 'force_task_completion') return;
   seller.stdin.write(line + '\n');
 });
 process.stdin.on('end', () => seller.stdin.end());
