@@ -13,6 +13,7 @@
 import type { AdcpJsonWebKey } from '@adcp/sdk/signing';
 import { Agent, errors, request } from 'undici';
 import { parseJwks } from '../config/webhook-keys.ts';
+import { sellerTimeout } from '../connect/seller-clock.ts';
 import { extractSuccess } from '../extract/success.ts';
 import { isObject, own } from '../json.ts';
 import type { AgentCapture, Exchange } from '../record/exchange.ts';
@@ -20,7 +21,6 @@ import type { AgentCapture, Exchange } from '../record/exchange.ts';
 /** The spec's budgets (security.mdx, the pseudocode's MAX_BRAND_JSON_BYTES / MAX_JWKS_BYTES). */
 export const MAX_BRAND_JSON_BYTES = 262_144;
 export const MAX_JWKS_BYTES = 65_536;
-const CONNECT_MS = 5_000;
 const TOTAL_MS = 10_000;
 /** Characters of one seller-supplied string (a URL, a status text) in a problem. */
 const SHOWN = 160;
@@ -33,8 +33,7 @@ export const ORIGIN_BINDING_NOTE = 'origin binding (eTLD+1) not checked';
 export interface DiscoveryOptions {
   /** The agent's configured URL (A): brand.json's agents[] entry must byte-equal it. */
   agentUrl?: string;
-  /** Per fetch: connecting (default 5 s) and the whole answer (default 10 s). */
-  connectMs?: number;
+  /** Per fetch, connecting included, on the seller's clock (default 10 s). */
   totalMs?: number;
 }
 
@@ -135,10 +134,14 @@ function agentEntry(doc: unknown, agentUrl: string, brandUrl: string): { entry: 
 
 /** GET `url` as JSON: no redirects, the connect and total budgets, at most `cap` bytes read. */
 async function getJson(url: URL, cap: number, what: string, options: DiscoveryOptions): Promise<{ value: unknown } | { problem: string }> {
-  const connectMs = options.connectMs ?? CONNECT_MS;
   const totalMs = options.totalMs ?? TOTAL_MS;
-  const dispatcher = new Agent({ connect: { timeout: connectMs }, headersTimeout: totalMs, bodyTimeout: totalMs });
-  const signal = AbortSignal.timeout(totalMs);
+  // The total deadline runs on the seller's clock (a stall of the harness does not use it up); undici's own
+  // wall-clock timers are a backstop behind it.
+  const backstop = 3 * totalMs;
+  const dispatcher = new Agent({ connect: { timeout: backstop }, headersTimeout: backstop, bodyTimeout: backstop });
+  const deadline = new AbortController();
+  const timer = sellerTimeout(totalMs, () => deadline.abort(new Error(`no complete answer within ${totalMs} ms`)));
+  const signal = deadline.signal;
   try {
     // undici's request never follows a redirect (no redirect interceptor is composed in).
     const res = await request(url, { method: 'GET', dispatcher, signal, headers: { accept: 'application/json' } });
@@ -164,17 +167,18 @@ async function getJson(url: URL, cap: number, what: string, options: DiscoveryOp
       return { problem: `${what} is not JSON` };
     }
   } catch (err) {
-    return { problem: `${what} could not be fetched: ${fetchFailure(err, signal, connectMs, totalMs)}` };
+    return { problem: `${what} could not be fetched: ${fetchFailure(err, signal, totalMs)}` };
   } finally {
+    timer.cancel();
     // Drops the socket, and with it a body still arriving past the cap or the deadline.
     await dispatcher.destroy().catch(() => undefined);
   }
 }
 
-function fetchFailure(err: unknown, signal: AbortSignal, connectMs: number, totalMs: number): string {
+function fetchFailure(err: unknown, signal: AbortSignal, totalMs: number): string {
   if (signal.aborted) return `no complete answer within ${totalMs} ms`;
-  if (err instanceof errors.ConnectTimeoutError) return `no connection within ${connectMs} ms`;
-  if (err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError) return `no complete answer within ${totalMs} ms`;
+  if (err instanceof errors.ConnectTimeoutError || err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError)
+    return `no complete answer within ${totalMs} ms`;
   const code = own(err, 'code') ?? own(own(err, 'cause'), 'code');
   if (typeof code === 'string') return shown(code, 40);
   return shown(err instanceof Error ? err.message : String(err));
