@@ -132,7 +132,7 @@ function agentEntry(doc: unknown, agentUrl: string, brandUrl: string): { entry: 
   };
 }
 
-/** GET `url` as JSON: no redirects, the connect and total budgets, at most `cap` bytes read. */
+/** GET `url` as JSON: no redirects, the total budget (on the seller's clock), at most `cap` bytes read. */
 async function getJson(url: URL, cap: number, what: string, options: DiscoveryOptions): Promise<{ value: unknown } | { problem: string }> {
   const totalMs = options.totalMs ?? TOTAL_MS;
   // The total deadline runs on the seller's clock (a stall of the harness does not use it up); undici's own
