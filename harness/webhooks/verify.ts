@@ -6,15 +6,8 @@
 //   step 8 — a webhook is signed with the agent's request-signing key: `adcp_use` "request-signing" is
 //   accepted, as is the deprecated "webhook-signing"; any other purpose is webhook_signature_key_purpose_invalid
 //   (the SDK accepts only "webhook-signing" and calls other purposes webhook_mode_mismatch).
-import {
-  InMemoryReplayStore,
-  InMemoryRevocationStore,
-  verifyWebhookSignature,
-  WebhookSignatureError,
-  type AdcpJsonWebKey,
-  type JwksResolver,
-  type ReplayStore,
-} from '@adcp/sdk/signing';
+import type { AdcpJsonWebKey, JwksResolver, ReplayStore } from '@adcp/sdk/signing';
+import { InMemoryReplayStore, InMemoryRevocationStore, verifyWebhookSignature, WebhookSignatureError } from './sdk-signing.ts';
 import type { AgentCapture } from '../record/exchange.ts';
 import { discoverWebhookKeys, type DiscoveryOptions } from './key-discovery.ts';
 

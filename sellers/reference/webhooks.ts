@@ -7,7 +7,8 @@
 // which this seller does not implement (it logs and sends nothing rather than sign the wrong way).
 // A call that completed inline never reaches this module: only tasks.ts's async path calls it.
 import { createPrivateKey, randomUUID, sign as cryptoSign, createHash } from 'node:crypto';
-import { buildSignatureBase, finalizeRequestSignature, prepareWebhookSignature, type AdcpJsonWebKey } from '@adcp/sdk/signing';
+import type { AdcpJsonWebKey } from '@adcp/sdk/signing';
+import { buildSignatureBase, finalizeRequestSignature, prepareWebhookSignature } from './sdk-signing.ts';
 import { isPlainObject, type JsonObject } from './json.ts';
 
 /**
