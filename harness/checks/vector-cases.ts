@@ -1,4 +1,5 @@
-// Runner for this project's envelope-check vectors (vectors/envelope-checks.json):
+// Runner for this project's check vectors, one file per check area (vectors/checks/<area>.json; a vector
+// whose ids span areas sits in the area of its first id):
 //   {version:1, description, vectors:[{id, description, capture?, exchange?, schemas?, expected_outcomes}]}
 // `capture` is a partial AgentCapture and `exchange` a partial Exchange (appended to the capture's
 // exchanges); omitted fields get defaults (a stdio agent, initialize ok at MCP 2025-11-25, a tools/list

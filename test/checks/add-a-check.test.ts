@@ -1,6 +1,7 @@
-// Adding a check is adding one module (and its fault): in a scratch copy of the project, drop in a
-// made-up check and the fault that proves it — no other file touched — and see the check in
-// `checks --json`, in a run's report.json and JUnit, and in the self-test matrix.
+// Adding a check is adding one module, its fault and its vectors: in a scratch copy of the project, drop in
+// a made-up check and the fault that proves it, append its pass/fail vector pair to its area's vector file
+// — no other file touched — and see the check in `checks --json`, in a run's report.json and JUnit, in the
+// vectors and in the self-test matrix.
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ const COPIED = [
   'tsconfig.json',
   'vitest.config.ts',
   'test',
+  'vectors',
 ];
 
 let copy: string;
@@ -54,6 +56,49 @@ describe('a new check and its fault, one file each', () => {
     await catalog();
     expect(await readFile(join(copy, 'docs', 'checks.md'), 'utf8')).toContain('envelope.made-up-marker');
     await catalog('--check');
+  }, 120_000);
+
+  test('its pass/fail vector pair goes into its area file, vectors/checks/envelope.json: the vectors command runs it, the vector tests pass', async () => {
+    const vitest = (...args: string[]) =>
+      run(process.execPath, [join(copy, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'test/checks/vectors.test.ts', ...args], {
+        cwd: copy,
+        env: { ...process.env, CI: '1', NO_COLOR: '1' },
+        maxBuffer: 32 * 1024 * 1024,
+      });
+    // Without its vectors, the new id lacks the pass and the warn a test requires of every id.
+    const missing = await vitest('-t', 'positive and a negative').then(
+      () => ({ code: 0, stdout: '', stderr: '' }),
+      (err: { code: number; stdout: string; stderr: string }) => err,
+    );
+    expect(missing.code).toBe(1);
+    expect(missing.stdout + missing.stderr).toContain('envelope.made-up-marker');
+
+    const file = join(copy, 'vectors', 'checks', 'envelope.json');
+    const doc = JSON.parse(await readFile(file, 'utf8')) as { vectors: unknown[] };
+    const answer = (payload: object) => ({
+      tool: 'get_products',
+      result: { structuredContent: payload, content: [{ type: 'text', text: JSON.stringify(payload) }] },
+    });
+    doc.vectors.push(
+      {
+        id: 'made-up-marker-absent',
+        description: 'A get_products success without ext.made_up_marker.',
+        exchange: answer({ status: 'completed', products: [] }),
+        expected_outcomes: { 'envelope.made-up-marker': 'pass' },
+      },
+      {
+        id: 'made-up-marker-present',
+        description: 'A get_products success carrying ext.made_up_marker (SHOULD: warn).',
+        exchange: answer({ status: 'completed', products: [], ext: { made_up_marker: true } }),
+        expected_outcomes: { 'envelope.made-up-marker': 'warn' },
+      },
+    );
+    await writeFile(file, `${JSON.stringify(doc, null, 2)}\n`);
+
+    const { stdout } = await cli('vectors', 'vectors/checks/envelope.json');
+    expect(stdout.trim().split('\n').at(-1)).toBe(`${doc.vectors.length} passed, 0 failed`);
+    const { stdout: tests } = await vitest(); // rejects unless every test passes
+    expect(tests).toMatch(/Tests\s+\d+ passed/);
   }, 120_000);
 
   test('`checks --json` lists it, with the fault that proves it', async () => {

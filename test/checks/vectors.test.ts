@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
@@ -12,28 +12,36 @@ type VectorDoc = {
   vectors: Array<{ id: string; expected_outcomes: Record<string, string> }>;
 };
 const read = (file: string): VectorDoc => JSON.parse(readFileSync(file, 'utf8')) as VectorDoc;
-// The check vectors: the envelope file, and one file per area under vectors/checks/ (state rules and later areas).
-const areaFiles = existsSync(path.join(dir, 'checks'))
-  ? readdirSync(path.join(dir, 'checks'))
-      .filter((f) => f.endsWith('.json'))
-      .sort()
-      .map((f) => path.join(dir, 'checks', f))
-  : [];
-const doc = read(path.join(dir, 'envelope-checks.json'));
-const areas = areaFiles.map((f) => ({ file: path.relative(dir, f), doc: read(f) }));
-const allVectors = [...doc.vectors, ...areas.flatMap((a) => a.doc.vectors)];
+// The check vectors: one file per check area, vectors/checks/<area>.json.
+const areas = readdirSync(path.join(dir, 'checks'))
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .map((f) => ({ file: `checks/${f}`, area: f.slice(0, -'.json'.length), doc: read(path.join(dir, 'checks', f)) }));
+const allVectors = areas.flatMap((a) => a.doc.vectors);
+// A vector whose ids span areas belongs to the area of its first id.
+const areaOf = (v: VectorDoc['vectors'][number]): string => (Object.keys(v.expected_outcomes)[0] ?? '').split('.')[0]!;
 
-describe('check vectors (vectors/envelope-checks.json, vectors/checks/*.json)', () => {
-  test('is version 1 with at least 40 uniquely named vectors', () => {
-    expect(doc.version).toBe(1);
-    expect(doc.vectors.length).toBeGreaterThanOrEqual(40);
+describe('check vectors (vectors/checks/<area>.json)', () => {
+  test('at least 280 uniquely named vectors', () => {
+    expect(allVectors.length).toBeGreaterThanOrEqual(280);
     const ids = allVectors.map((v) => v.id);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  test.for(areas.map((a) => [a.file, a.doc] as const))('%s is version 1 with uniquely named vectors', ([, area]) => {
-    expect(area.version).toBe(1);
-    expect(area.vectors.length).toBeGreaterThan(0);
+  test.for(areas.map((a) => [a.file, a] as const))('%s is version 1 and holds only vectors of its own area', ([, a]) => {
+    expect(a.doc.version).toBe(1);
+    expect(a.doc.vectors.length).toBeGreaterThan(0);
+    expect(new Set(catalog.map((c) => c.id.split('.')[0])), `${a.area} is not a check area`).toContain(a.area);
+    expect(a.doc.vectors.filter((v) => areaOf(v) !== a.area).map((v) => `${v.id} (${areaOf(v)})`)).toEqual([]);
+  });
+
+  test('no check vector lives outside vectors/checks/', () => {
+    const stray = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .flatMap((f) =>
+        (read(path.join(dir, f)).vectors ?? []).filter((v) => Object.hasOwn(v, 'expected_outcomes')).map((v) => `${f}: ${v.id}`),
+      );
+    expect(stray).toEqual([]);
   });
 
   test.for(allVectors.map((v) => [v.id, v] as const))('%s', ([, vector]) => {
