@@ -42,6 +42,11 @@ export interface AdcpTaskFacts {
   readonly takesPushNotification?: true;
   /** The protocols whose "Required tasks" row (protocol/required-tasks.mdx, 3.0 and 3.1) names it. */
   readonly requiredBy?: Readonly<Record<string, number>>;
+  /**
+   * The sandbox state flows (by scenario name) that cannot run without it: a flow is not applicable to an agent
+   * that does not list it (rank = the order the reason names the missing tasks in).
+   */
+  readonly neededBy?: Readonly<Record<string, number>>;
 }
 
 export const ADCP_TASK_FACTS: Readonly<Record<string, AdcpTaskFacts>> = {
@@ -96,11 +101,12 @@ export const ADCP_TASK_FACTS: Readonly<Record<string, AdcpTaskFacts>> = {
     list: { rank: 3, items: 'creatives', id: 'creative_id' },
     protected: 1,
     takesExt: 4,
+    neededBy: { 'creative-library': 2 },
     takesAccount: true,
   },
   list_transformers: { takesAccount: true },
   preview_creative: {},
-  sync_creatives: { mutating: true, takesAccount: true, takesPushNotification: true },
+  sync_creatives: { mutating: true, neededBy: { 'creative-library': 1 }, takesAccount: true, takesPushNotification: true },
   validate_input: { takesAccount: true },
   build_creative: { takesAccount: true, takesPushNotification: true },
   // governance
@@ -109,7 +115,13 @@ export const ADCP_TASK_FACTS: Readonly<Record<string, AdcpTaskFacts>> = {
   report_plan_outcome: {},
   sync_plans: {},
   // media buy
-  create_media_buy: { mutating: true, requiredBy: { media_buy: 3 }, takesAccount: true, takesPushNotification: true },
+  create_media_buy: {
+    mutating: true,
+    requiredBy: { media_buy: 3 },
+    neededBy: { 'media-buy-lifecycle': 1 },
+    takesAccount: true,
+    takesPushNotification: true,
+  },
   get_media_buy_delivery: { readOnly: true, probe: 6, pinnable: 6, protected: 3, requiredBy: { media_buy: 6 }, takesAccount: true },
   get_media_buys: {
     readOnly: true,
@@ -138,7 +150,13 @@ export const ADCP_TASK_FACTS: Readonly<Record<string, AdcpTaskFacts>> = {
   sync_audiences: { takesAccount: true },
   sync_catalogs: { takesAccount: true, takesPushNotification: true },
   sync_event_sources: { takesAccount: true },
-  update_media_buy: { mutating: true, requiredBy: { media_buy: 4 }, takesAccount: true, takesPushNotification: true },
+  update_media_buy: {
+    mutating: true,
+    requiredBy: { media_buy: 4 },
+    neededBy: { 'media-buy-lifecycle': 2 },
+    takesAccount: true,
+    takesPushNotification: true,
+  },
   // property
   create_property_list: { takesAccount: true },
   delete_property_list: { takesAccount: true },
@@ -228,6 +246,13 @@ export function requiredTasksOf(protocol: string): Array<{ name: string; mutatin
     .filter((name) => ADCP_TASK_FACTS[name]!.requiredBy?.[protocol] !== undefined)
     .sort((a, b) => ADCP_TASK_FACTS[a]!.requiredBy![protocol]! - ADCP_TASK_FACTS[b]!.requiredBy![protocol]!)
     .map((name) => ({ name, mutating: ADCP_TASK_FACTS[name]!.mutating === true }));
+}
+
+/** The tasks the sandbox flow `flow` (its scenario name) cannot run without, in the order its reason names them. */
+export function tasksNeededBy(flow: string): string[] {
+  return Object.keys(ADCP_TASK_FACTS)
+    .filter((name) => ADCP_TASK_FACTS[name]!.neededBy?.[flow] !== undefined)
+    .sort((a, b) => ADCP_TASK_FACTS[a]!.neededBy![flow]! - ADCP_TASK_FACTS[b]!.neededBy![flow]!);
 }
 
 export function isAdcpTask(tool: unknown): boolean {

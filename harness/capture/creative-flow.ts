@@ -6,6 +6,7 @@
 // gives a buyer no way to delete one creative.
 import { randomUUID } from 'node:crypto';
 import type { Exchange, ScenarioRecord } from '../record/exchange.ts';
+import { tasksNeededBy } from '../adcp-tasks.ts';
 import { own } from '../json.ts';
 import { accountFor } from './probes.ts';
 import { SANDBOX_ONLY, unanswered } from './media-buy-flow.ts';
@@ -27,8 +28,8 @@ export const KEPT_WHY =
   'AdCP offers no way to remove one creative (sync_creatives `delete_missing` would archive every other creative of the account): it stays in the sandbox library';
 
 const SYNC = 'sync_creatives';
-/** The tasks the flow needs. */
-const NEEDED = [SYNC, 'list_creatives'];
+/** The tasks the flow cannot go without. */
+const NEEDED = tasksNeededBy(CREATIVE_FLOW);
 
 type Created = NonNullable<ScenarioRecord['created']>[number];
 

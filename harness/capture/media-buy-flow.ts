@@ -8,6 +8,7 @@
 // it (a wrongly accepted flight too), and listed in the record's `created`.
 import { randomUUID } from 'node:crypto';
 import type { Exchange, ScenarioRecord } from '../record/exchange.ts';
+import { tasksNeededBy } from '../adcp-tasks.ts';
 import { clip, isObject, own } from '../json.ts';
 import { accountFor, createMediaBuyArguments } from './probes.ts';
 import { bookableProduct, isSuccess, pageInfo, successPayload, MAX_CURSOR_CHARS } from './scenario-facts.ts';
@@ -94,9 +95,9 @@ export function unanswered(x: Exchange): boolean {
   return x.outcome.kind === 'transport-error' && ['timeout', 'closed', 'connect', 'network'].includes(x.outcome.failure.kind);
 }
 
-/** The tasks the flow cannot go without (the reads are optional: without get_media_buys nothing is read back). */
 const CREATE = 'create_media_buy';
-const MUTATING = [CREATE, 'update_media_buy'];
+/** The tasks the flow cannot go without (the reads are optional: without get_media_buys nothing is read back). */
+const NEEDED = tasksNeededBy(MEDIA_BUY_FLOW);
 
 /** Why the state flows do not concern an agent that is not marked sandbox (the record's and the checks' reason). */
 export const SANDBOX_ONLY = 'mutating flows (create_media_buy, update_media_buy, sync_creatives) run only on agents marked `sandbox`';
@@ -247,7 +248,7 @@ async function wrongFlight(calls: FlowCalls, base: Record<string, unknown>, star
 async function mediaBuyLifecycle(host: ScenarioHost): Promise<ScenarioRecord> {
   const name = MEDIA_BUY_FLOW;
   if (!host.agent.sandbox) return { name, status: 'not-applicable', reason: SANDBOX_ONLY };
-  const missing = MUTATING.filter((t) => !host.listed.has(t));
+  const missing = NEEDED.filter((t) => !host.listed.has(t));
   if (missing.length) return { name, status: 'not-applicable', reason: `the agent does not list ${missing.join(' or ')}` };
   const product = bookableProduct(host.exchanges(), isNonGuaranteed);
   if (!product) {

@@ -66,8 +66,8 @@ export interface CheckContext {
   /** Services the schema checks need (Ajv registries); absent in plain unit tests. */
   schemas?: SchemaService;
   /**
-   * The agent's configuration facts, for exchange checks that need them (seed 004's `metaIdTools`
-   * override, the configured AdCP version). Optional: `judgeAgent` fills it from the capture.
+   * The agent's configuration facts, for exchange checks that need them (the `metaIdTools` override of
+   * the structured-content layer, the configured AdCP version). Optional: `judgeAgent` fills it from the capture.
    */
   agent?: AgentCapture['agent'];
   /**

@@ -251,7 +251,7 @@ export function judgeAgent(
 }
 
 /**
- * Seed 004's branch counts: one per tools/call result that is not an error (isError absent or false),
+ * The structured-content layer's branch counts: one per tools/call result that is not an error (isError absent or false),
  * whatever the tool — tools without an outputSchema count too (metaIdTool false → validate_root or
  * missing). Reports print all four so legacy_wrapper is never folded into validate_root.
  */

@@ -1,5 +1,5 @@
 // Views of one Exchange that several checks share: is it a success or an error result, its text items
-// (measured and parsed once), the AdCP payload a conformant client extracts, and seed 004's layer.
+// (measured and parsed once), the AdCP payload a conformant client extracts, and its structured-content layer.
 // Where a view does not apply it says why as a Verdict: `not-applicable` (the rule does not concern
 // this call) or `untested` (it does, but a precondition failed; the reason names the check that owns
 // it), so one seller defect trips one id and nothing unverified reads as a pass.
@@ -102,7 +102,7 @@ export function outputSchemaOf(x: Exchange): unknown {
   return isObject(x.advertised) ? own(x.advertised, 'outputSchema') : undefined;
 }
 
-/** Seed 004's audit record for this call. `metaIdTool`: config override, else detected from the schema. */
+/** The structured-content layer's audit record for this call. `metaIdTool`: config override, else detected from the schema. */
 export function auditRecord(x: Exchange, ctx: CheckContext): AuditRecord {
   const overrides = ctx.agent?.metaIdTools;
   const override = hasOwn(overrides, x.tool) ? own(overrides, x.tool) : undefined;
@@ -127,7 +127,7 @@ export interface PayloadView {
  * The AdCP payload of a success, exactly as a conformant client extracts it (the AdCP MCP response-extraction page). A legacy
  * `{result:{…}}` wrapper is NOT unwrapped here: an AdCP client reads the wrapper as the payload, so the
  * AdCP rules (status, context echo, response schema) judge what the client sees; only the outputSchema
- * layer (schema.output-conformance) validates the inner object, as seed 004 says.
+ * layer (schema.output-conformance) validates the inner object (and schema.legacy-wrapper warns).
  */
 export function adcpPayload(result: JsonObject): PayloadView | null {
   const located = locateSuccess(result);

@@ -44,7 +44,7 @@ interface AgentBase {
   probes?: Probe[];
   /** Hard cap on the bytes of one JSON-RPC answer, enforced while reading. */
   maxBytes: number;
-  /** Per-tool override of seed 004's metaIdTool detection. */
+  /** Per tool: whether its output schema was declared with an id, overriding detection (the structured-content layer). */
   metaIdTools?: Record<string, boolean>;
   /** Known failures: check id (or `id › tool`) → reason. Reported, not counted against the run. */
   expect?: Record<string, string>;

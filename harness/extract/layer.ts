@@ -1,18 +1,19 @@
-// The structured-content layer gate — seed 004 (MCP TypeScript SDK 2.4.0 unwraps `structuredContent`
-// for tools whose output was declared with zod `.meta({id})` under protocol 2025-11-25; older or
-// un-restarted servers still send `{result:{…}}`). For each call: validate the audit record, then pick
+// The structured-content layer gate (docs/architecture.md › The path of one call, step 4; MCP output
+// schemas: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema). MCP TypeScript
+// SDK 2.4.0 unwraps `structuredContent` for tools whose output was declared with zod `.meta({id})` under
+// protocol 2025-11-25; older or un-restarted servers still send `{result:{…}}`. For each call: validate the audit record, then pick
 // which JSON the tool's outputSchema must validate. legacy_wrapper and validate_root stay separate
 // branches — reports count each.
 //
-// The audit record is validated with JSON Schema 2020-12 semantics (Ajv). The seed's Python sketch
-// skips null-valued properties (`tool: null` would pass there); the schema says a string, so it fails.
+// The audit record is validated with JSON Schema 2020-12 semantics (Ajv): a null-valued property is
+// checked like any other, never skipped (`tool: null` is not a string, so the record fails).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { isObject, own } from '../json.ts';
 
 export type LayerTarget = 'schema' | 'missing' | 'legacy_wrapper' | 'validate_root';
 export const LAYER_TARGETS: readonly LayerTarget[] = ['schema', 'missing', 'legacy_wrapper', 'validate_root'];
 
-/** The audit record's schema, as seed 004 gives it. */
+/** The audit record's schema: the facts a call's layer is decided from. */
 export const AUDIT_RECORD_SCHEMA: object = Object.freeze({
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object',
@@ -44,7 +45,7 @@ export function auditRecordValid(record: unknown): boolean {
   return validateRecord(record) === true;
 }
 
-/** Seed 004's structured_content_target, in its order: audit schema → missing → legacy_wrapper → validate_root. */
+/** The layer a call's structuredContent falls in, decided in this order: audit schema → missing → legacy_wrapper → validate_root. */
 export function structuredContentTarget(record: AuditRecord, result: unknown): LayerTarget {
   if (!auditRecordValid(record)) return 'schema';
   const content = own(result, 'structuredContent');

@@ -151,7 +151,7 @@ export interface AgentCapture {
     sandbox: boolean;
     /** AdCP version pinned in the config, if any. */
     adcpVersion?: string;
-    /** Per-tool override of seed 004's `metaIdTool` detection, from config. */
+    /** Per-tool override of the structured-content layer's `metaIdTool` detection, from config. */
     metaIdTools?: Record<string, boolean>;
     /**
      * The AdCP account reference the config names (`account`), sent on every call whose task takes one;

@@ -6,6 +6,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isObject, own } from '../json.ts';
 import { createCachedFetcher, type CachedFetcher, type FetchOptions } from './fetch.ts';
 
 /** One AdCP schema tree of a single version. */
@@ -64,11 +65,9 @@ export class SchemaSourceError extends Error {
 const SKIP_FILES = new Set(['index.json', 'manifest.json', 'manifest.schema.json', '_provenance.json']);
 const SKIP_DIRS = new Set(['async-response-refs', 'bundled']);
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** A version tree's index.json has `adcp_version` and a `schemas` map; the parent discovery document does not. */
 function treeVersionOf(index: unknown): string | undefined {
-  if (!isRecord(index) || !isRecord(index.schemas)) return undefined;
+  if (!isObject(index) || !isObject(index.schemas)) return undefined;
   return typeof index.adcp_version === 'string' ? index.adcp_version : undefined;
 }
 
@@ -89,11 +88,11 @@ async function readJsonFile(file: string): Promise<unknown> {
 async function localTree(dir: string): Promise<SchemaTree> {
   const index = await readJsonFile(path.join(dir, 'index.json'));
   const version = treeVersionOf(index);
-  if (!version || !isRecord(index)) throw new SchemaSourceError(`${dir}/index.json is not an AdCP schema tree index`);
+  if (!version || !isObject(index)) throw new SchemaSourceError(`${dir}/index.json is not an AdCP schema tree index`);
   let manifest: Record<string, unknown> | undefined;
   if (existsSync(path.join(dir, 'manifest.json'))) {
     const m = await readJsonFile(path.join(dir, 'manifest.json')).catch(() => undefined);
-    if (isRecord(m)) manifest = m;
+    if (isObject(m)) manifest = m;
   }
   return {
     version,
@@ -135,9 +134,9 @@ async function findLocalTrees(dir: string): Promise<Map<string, string>> {
       return undefined;
     }
   };
-  const own = await versionAt(dir);
-  if (own) {
-    trees.set(own, dir);
+  const treeVersion = await versionAt(dir);
+  if (treeVersion) {
+    trees.set(treeVersion, dir);
     return trees;
   }
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -210,9 +209,8 @@ export function shippedSchemasDir(): string | undefined {
 function shippedOrigin(dir: string, version: string): string | undefined {
   try {
     const doc: unknown = JSON.parse(readFileSync(path.join(dir, 'SOURCES.json'), 'utf8'));
-    const trees = isRecord(doc) && Object.hasOwn(doc, 'trees') ? doc.trees : undefined;
-    const tree = isRecord(trees) && Object.hasOwn(trees, version) ? trees[version] : undefined;
-    const from = isRecord(tree) && typeof tree.from === 'string' ? tree.from : undefined;
+    const tree = own(own(doc, 'trees'), version);
+    const from = isObject(tree) && typeof tree.from === 'string' ? tree.from : undefined;
     if (!from) return undefined;
     // `adcontextprotocol/adcp@<40 hex>:dist/schemas/3.1.19` → `adcontextprotocol/adcp@<12 hex>`; a URL stays a URL.
     const m = /^([\w.-]+\/[\w.-]+)(?:@([0-9a-f]{7,40}))?:dist\/schemas\//.exec(from);
@@ -301,18 +299,18 @@ export function urlSchemaSource(baseUrl: string, cacheDir: string, options: Fetc
   const discover = async (): Promise<Map<string, string>> => {
     const doc = await fetcher.getJson(`${base}/index.json`);
     const trees = new Map<string, string>();
-    const own = treeVersionOf(doc);
-    if (own) {
-      trees.set(own, base);
+    const treeVersion = treeVersionOf(doc);
+    if (treeVersion) {
+      trees.set(treeVersion, base);
       return trees;
     }
-    if (!isRecord(doc)) throw new SchemaSourceError(`${base}/index.json is neither a schema tree index nor a discovery document`);
+    if (!isObject(doc)) throw new SchemaSourceError(`${base}/index.json is neither a schema tree index nor a discovery document`);
     // The newest release of each minor line; then every other stable version listed.
-    const byMinor = isRecord(doc.latest_by_minor) ? Object.values(doc.latest_by_minor) : [];
+    const byMinor = isObject(doc.latest_by_minor) ? Object.values(doc.latest_by_minor) : [];
     for (const v of byMinor) if (typeof v === 'string' && /^\d+\.\d+\.\d+$/.test(v)) trees.set(v, `${base}/${v}`);
     if (Array.isArray(doc.versions)) {
       for (const entry of doc.versions) {
-        if (!isRecord(entry) || typeof entry.version !== 'string' || entry.prerelease === true) continue;
+        if (!isObject(entry) || typeof entry.version !== 'string' || entry.prerelease === true) continue;
         if (entry.stability === 'withdrawn' || entry.deprecated === true) continue;
         if (/^\d+\.\d+\.\d+$/.test(entry.version) && !trees.has(entry.version)) trees.set(entry.version, `${base}/${entry.version}`);
       }
@@ -338,13 +336,13 @@ export function urlSchemaSource(baseUrl: string, cacheDir: string, options: Fetc
       if (!at) throw new SchemaSourceError(`schemas at ${base} list no AdCP ${version}`);
       const index = await fetcher.getJson(`${at}/index.json`);
       const v = treeVersionOf(index);
-      if (!v || !isRecord(index)) throw new SchemaSourceError(`${at}/index.json is not an AdCP schema tree index`);
+      if (!v || !isObject(index)) throw new SchemaSourceError(`${at}/index.json is not an AdCP schema tree index`);
       const manifest = await fetcher.getJson(`${at}/manifest.json`).catch(() => undefined);
       return {
         version: v,
         idPrefix: idPrefixOf(index, v),
         index,
-        manifest: isRecord(manifest) ? manifest : undefined,
+        manifest: isObject(manifest) ? manifest : undefined,
         location: at,
         listFiles: async () => undefined,
         readJson: (rel) => fetcher.getJson(`${at}/${rel}`),

@@ -1,6 +1,6 @@
 // One vector case → pass / fail(diff) / skip(reason). The kind comes from the case's fields:
 //   expected_outcomes                → envelope-check case (harness/checks/vector-cases.ts)
-//   expected_target                  → structured-content layer case (seed 004)
+//   expected_target                  → structured-content layer case (harness/extract/layer.ts)
 //   expected_error / expected_action → error extraction (official transport-error-mapping format)
 //   expected_data                    → success extraction (official mcp-response-extraction format)
 // Optional fields our files add: success `expected_pointer`; error `expected_recovery`,

@@ -1,4 +1,4 @@
-// The outputSchema each tool advertises, in the two structured-content shapes of seed 004:
+// The outputSchema each tool advertises, in the two structured-content shapes a client meets:
 // - root (MCP TypeScript SDK ≥ 2.4.0 under 2025-11-25): a root `$ref` into `$defs`; structuredContent
 //   is the flat payload;
 // - legacy (SDK 2.0–2.3): `{properties:{result:{$ref}}, required:["result"], $defs}`; structuredContent

@@ -92,7 +92,7 @@ export interface ToolSpec {
    */
   text: 'mirror' | 'summary';
   /**
-   * Output declared as a schema with an id (zod `.meta({id})`, seed 004): advertised as a `$ref` into
+   * Output declared as a schema with an id (zod `.meta({id})`; see the check schema.legacy-wrapper): advertised as a `$ref` into
    * `$defs` (root shape) or wrapped in `result` (legacy shape). `get_adcp_capabilities` is declared as
    * a plain object schema, so a run sees both kinds of tool.
    */

@@ -1,6 +1,6 @@
 // The one table of AdCP task facts: every list derives from it, in the orders the probes and scenarios
 // always used (a reordering would change which call a scenario builds on), and no module under harness/
-// keeps a list of its own.
+// keeps a list of its own, written out or through constants bound to task names.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -14,6 +14,7 @@ import {
   PROTECTED_TASKS,
   READ_ONLY_TASKS,
   requiredTasksOf,
+  tasksNeededBy,
 } from '../../harness/adcp-tasks.ts';
 import { defaultProbes } from '../../harness/capture/probes.ts';
 
@@ -97,13 +98,81 @@ describe('the AdCP task table', () => {
     expect(probes.find((p) => p.tool === 'get_signals')?.arguments).toHaveProperty('signal_spec');
   });
 
+  test('names the tasks each sandbox flow cannot run without, in the order its reason names them', () => {
+    expect(tasksNeededBy('media-buy-lifecycle')).toEqual(['create_media_buy', 'update_media_buy']);
+    expect(tasksNeededBy('creative-library')).toEqual(['sync_creatives', 'list_creatives']);
+  });
+
   test('no module under harness/ keeps a second list of AdCP task names', () => {
-    const names = [...ADCP_TASKS].join('|');
-    // An array literal naming two or more AdCP tasks (across lines too).
-    const list = new RegExp(`\\[[^\\[\\]]*'(?:${names})'[^\\[\\]]*'(?:${names})'[^\\[\\]]*\\]`);
-    const offenders = [...tsFiles(join(ROOT, 'harness'))]
-      .map((f) => relative(ROOT, f))
-      .filter((f) => f !== join('harness', 'adcp-tasks.ts') && list.test(readFileSync(join(ROOT, f), 'utf8')));
+    const files = [...tsFiles(join(ROOT, 'harness'))].map((f) => relative(ROOT, f)).filter((f) => f !== join('harness', 'adcp-tasks.ts'));
+    const sources = new Map(files.map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]));
+    const exported = [...sources.values()].flatMap((src) => taskNameConstants(src, ADCP_TASKS, { exported: true }));
+    const offenders = files.filter((f) => {
+      const src = sources.get(f)!;
+      const imported = exported.filter((id) => new RegExp(`import\\s*(?:type\\s*)?\\{[^}]*\\b${id}\\b[^}]*\\}`).test(src));
+      return taskNameLists(src, ADCP_TASKS, [...taskNameConstants(src, ADCP_TASKS), ...imported]).length > 0;
+    });
     expect(offenders).toEqual([]);
   });
+
+  test('the guard sees a list of quoted names, of constants bound to names, and of both', () => {
+    const src = `const CREATE = 'create_media_buy';\nexport const SYNC: string = 'sync_creatives';
+      const a = [CREATE, 'update_media_buy'];
+      const b = [\n  'get_products',\n  'get_signals',\n];
+      const c = [CREATE, SYNC];
+      const d = ['get_products', 'not_a_task'];
+      const e = tasks[CREATE];
+      const f: string[] = [];
+      const g = [{ subject: CREATE, verdict: check(book, CREATE) }];`;
+    const bound = taskNameConstants(src, ADCP_TASKS);
+    expect(bound).toEqual(['CREATE', 'SYNC']);
+    expect(taskNameConstants(src, ADCP_TASKS, { exported: true })).toEqual(['SYNC']);
+    expect(taskNameLists(src, ADCP_TASKS, bound)).toEqual([
+      `[CREATE, 'update_media_buy']`,
+      `[\n  'get_products',\n  'get_signals',\n]`,
+      '[CREATE, SYNC]',
+    ]);
+  });
 });
+
+/** Identifiers a module binds to one AdCP task name (`const CREATE = 'create_media_buy'`), or only those it exports. */
+function taskNameConstants(src: string, tasks: ReadonlySet<string>, { exported = false } = {}): string[] {
+  const binding = new RegExp(
+    `${exported ? '\\bexport\\s+' : '\\b'}(?:const|let)\\s+([A-Za-z_$][\\w$]*)\\s*(?::\\s*string\\s*)?=\\s*'([^'\\n]+)'`,
+    'g',
+  );
+  return [...src.matchAll(binding)].filter((m) => tasks.has(m[2]!)).map((m) => m[1]!);
+}
+
+/** Array literals (across lines too) with two or more elements that are AdCP task names, quoted or through a constant. */
+function taskNameLists(src: string, tasks: ReadonlySet<string>, constants: readonly string[]): string[] {
+  const isName = (element: string): boolean => {
+    const e = element.trim();
+    return (/^'[^']*'$/.test(e) && tasks.has(e.slice(1, -1))) || constants.includes(e);
+  };
+  return [...src.matchAll(/\[[^[\]]*\]/g)]
+    .map((m) => m[0])
+    .filter((list) => topLevelElements(list.slice(1, -1)).filter(isName).length >= 2);
+}
+
+/** The comma-separated elements of an array literal's inside, not splitting inside (), {} or quotes. */
+function topLevelElements(inside: string): string[] {
+  const elements: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let start = 0;
+  for (let i = 0; i < inside.length; i++) {
+    const c = inside[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+    } else if (c === "'" || c === '"' || c === '`') quote = c;
+    else if (c === '(' || c === '{') depth++;
+    else if (c === ')' || c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      elements.push(inside.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return [...elements, inside.slice(start)];
+}

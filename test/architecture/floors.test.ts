@@ -44,8 +44,8 @@ function* tsFiles(dir: string): Generator<string> {
 /**
  * file → the harness modules it imports (paths relative to the project, `/`-separated). `lazy: false`
  * leaves out dynamic import(): a module loaded on first use is evaluated after the graph that asked for
- * it, so it cannot make an evaluation-order cycle (the dev door loads the watch loop, which reaches the
- * pipeline, that way on purpose).
+ * it, so it cannot make an evaluation-order cycle (the dev door loads the watch loop, which reaches
+ * run/options.ts and so the door again, that way on purpose).
  */
 function importGraph({ lazy }: { lazy: boolean }): Map<string, string[]> {
   const graph = new Map<string, string[]>();
@@ -155,6 +155,13 @@ describe('the rooms of harness/run/', () => {
     });
     for (const [dir, n] of sizes) expect(n, dir).toBeLessThanOrEqual(13);
     expect(sizes.every(([, n]) => n > 0)).toBe(true);
+  });
+
+  test('RunOptions stops at the top of run/: no module of a room names it', () => {
+    const naming = [...graph.keys()].filter(
+      (f) => ROOMS.some((r) => f.startsWith(`harness/run/${r}/`)) && /\bRunOptions\b/.test(readFileSync(join(ROOT, f), 'utf8')),
+    );
+    expect(naming).toEqual([]);
   });
 
   test('liveRun reads as the steps of a run, in under 80 lines', () => {

@@ -8,17 +8,26 @@ import { loadConfig } from '../../config/index.ts';
 import type { AgentConfig } from '../../config/types.ts';
 import { detailOf, runVerdict, type RunReport } from '../../report/model.ts';
 import { adhocAgent } from './adhoc.ts';
-import { UsageError, type RunOptions } from '../options.ts';
+import type { AdhocValues } from './dev-options.ts';
+import { UsageError } from '../usage-error.ts';
 import { watchLoop, watchSetup, type RunSnapshot } from './watch.ts';
 
-export async function watchRun(opts: RunOptions, signal: AbortSignal): Promise<number> {
-  const setup = watchSetup(opts.watch ?? '', await watchedAgents(opts), [
-    opts.out,
-    ...(opts.record !== undefined ? [opts.record] : []),
-    ...(opts.writeBaseline !== undefined ? [opts.writeBaseline] : []),
-  ]);
-  const { liveRun } = await import('../pipeline.ts');
-  const quiet = new Set([...opts.reporters].filter((r) => r !== 'summary'));
+/** What the watch loop needs of a run, built by the command from its options (the rooms never see them whole). */
+export interface WatchRunPlan {
+  /** `--watch PATH`, or '' for the default: the watched agents' working directories and URLs. */
+  watch: string;
+  /** Which agents are watched by default: the ad-hoc one, else the config's (all, or those named), else the reference seller. */
+  adhoc?: AdhocValues | undefined;
+  config?: string | undefined;
+  agents: readonly string[];
+  /** What every run writes (reports, recording, baseline), never taken for a change. */
+  outputs: readonly string[];
+  /** One whole run, ended by the loop's signal. `first`: print the full summary (later runs print only the loop's compact line). */
+  runOnce(first: boolean, onReport: (report: RunReport) => void): Promise<number>;
+}
+
+export async function watchRun(plan: WatchRunPlan, signal: AbortSignal): Promise<number> {
+  const setup = watchSetup(plan.watch, await watchedAgents(plan), plan.outputs);
   return watchLoop({
     setup,
     signal,
@@ -26,7 +35,7 @@ export async function watchRun(opts: RunOptions, signal: AbortSignal): Promise<n
     run: async (n) => {
       let report: RunReport | undefined;
       try {
-        const code = await liveRun({ ...opts, reporters: n === 1 ? opts.reporters : quiet, onReport: (r) => (report = r) }, signal);
+        const code = await plan.runOnce(n === 1, (r) => (report = r));
         return report ? snapshotOf(report, code) : { code, verdict: 'incomplete', statuses: new Map() };
       } catch (err) {
         if (!(err instanceof UsageError) && !(err instanceof ConfigError)) throw err;
@@ -38,11 +47,11 @@ export async function watchRun(opts: RunOptions, signal: AbortSignal): Promise<n
 }
 
 /** The agents whose working directories (stdio) and URLs (HTTP) are watched by default. */
-async function watchedAgents(opts: RunOptions): Promise<AgentConfig[]> {
-  if (opts.adhoc) return [adhocAgent(opts.adhoc)];
-  if (opts.config !== undefined) {
-    const { agents } = await loadConfig(opts.config);
-    return opts.agents.length ? agents.filter((a) => opts.agents.includes(a.name)) : agents;
+async function watchedAgents(plan: WatchRunPlan): Promise<AgentConfig[]> {
+  if (plan.adhoc) return [adhocAgent(plan.adhoc)];
+  if (plan.config !== undefined) {
+    const { agents } = await loadConfig(plan.config);
+    return plan.agents.length ? agents.filter((a) => plan.agents.includes(a.name)) : agents;
   }
   // The embedded reference seller: started anew by every run, so only files are watched (the current
   // directory by default: the project, when working on the seller itself).
