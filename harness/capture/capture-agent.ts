@@ -47,7 +47,7 @@ export interface CaptureOptions {
    */
   adcpReleases?: readonly string[];
   /**
-   * Told while a request waits on the agent: first after WAITING_FIRST_MS, then every WAITING_EVERY_MS
+   * Told while a request waits on the agent: first after firstWaitingMs (5 s), then every WAITING_EVERY_MS
    * until it settles or its budget runs out (a person watching knows what is slow, in a bounded number of lines).
    */
   onWaiting?: (e: WaitingNotice) => void;
@@ -70,6 +70,15 @@ export interface WaitingNotice {
 
 export const WAITING_FIRST_MS = 5_000;
 export const WAITING_EVERY_MS = 10_000;
+
+/**
+ * When the first waiting notice of a request with this budget is due: WAITING_FIRST_MS, or for a budget no
+ * longer than that (`--timeout 4`) half of it in whole seconds, at least 1 s, so a short timeout still says
+ * what it waits on before it fires. A budget of 1 s or less gets none (the timeout comes first).
+ */
+export function firstWaitingMs(budgetMs: number): number {
+  return budgetMs > WAITING_FIRST_MS ? WAITING_FIRST_MS : Math.max(1000, Math.floor(budgetMs / 2000) * 1000);
+}
 
 /** tools/list pages followed; a seller still sending a nextCursor past it is flagged (endless pagination). */
 export const MAX_TOOL_PAGES = 50;
@@ -554,7 +563,7 @@ class AgentRun {
       );
       timer.unref();
     };
-    at(WAITING_FIRST_MS);
+    at(firstWaitingMs(budgetMs));
     return () => {
       clearTimeout(timer);
       if (told) tell(true);

@@ -190,6 +190,17 @@ export function groupSpread(g: FindingGroup): string {
   return g.outcomes.length === 1 ? '' : `${VERB[g.kind]} on ${g.outcomes.length} of ${Math.max(g.applicable, g.outcomes.length)} calls`;
 }
 
+/**
+ * The baseline reasons a group of baselined outcomes was excused by: one reason as it is; several (one
+ * entry per tool) each with the calls it excused — `T-1 (get_products) · T-2 (get_media_buy_delivery)`.
+ */
+export function baselineReasons(g: FindingGroup): string {
+  const tools = new Map<string, string[]>();
+  for (const o of g.outcomes) if (o.baseline !== undefined) tools.set(o.baseline, [...(tools.get(o.baseline) ?? []), o.tool]);
+  if (tools.size <= 1) return [...tools.keys()].join('');
+  return [...tools].map(([reason, t]) => `${reason} (${callList(t, 3)})`).join(' · ');
+}
+
 /** Tool labels in order, a repeated label once with its count, at most `max` of them. */
 export function callList(tools: readonly string[], max: number): string {
   const counted = new Map<string, number>();

@@ -14,6 +14,7 @@ import {
   type DownCause,
   type RunReport,
   type Verdict,
+  type VerdictLabel,
 } from './model.ts';
 
 const DOWN_WORDS: Record<DownCause, string> = {
@@ -34,16 +35,26 @@ export function downWords(cause: DownCause): string {
   return DOWN_WORDS[cause] ?? cause;
 }
 
-/** What the table shows for an agent: `down: connection refused` when it could not be reached and why is known, else its verdict. */
+/** What the table shows for an agent: `down: connection refused` when it could not be reached and why is known, else its verdict label. */
 export function verdictCell(a: AgentReport, strict: boolean): string {
-  return !a.reachable && a.down ? `down: ${downWords(a.down.cause)}` : agentVerdict(a, strict);
+  return !a.reachable && a.down ? `down: ${downWords(a.down.cause)}` : verdictLabel(a, strict);
 }
 
-/** How an agent counts in the headline: unreachable, or its verdict (conformant ones with baselined failures said so). */
-export function tallyLabel(a: AgentReport, strict: boolean): string {
-  if (!a.reachable) return 'unreachable';
+/** An agent's verdict, `conformant with baseline` when it is conformant only because baselined failures were excused. */
+export function verdictLabel(a: AgentReport, strict: boolean): VerdictLabel {
   const verdict: Verdict = agentVerdict(a, strict);
   return verdict === 'conformant' && catalogCounts(a).baselined > 0 ? 'conformant with baseline' : verdict;
+}
+
+/** The run's verdict label: `conformant with baseline` when it is conformant and any agent's baselined failures were excused. */
+export function runVerdictLabel(report: RunReport): VerdictLabel {
+  const verdict = runVerdict(report);
+  return verdict === 'conformant' && report.agents.some((a) => catalogCounts(a).baselined > 0) ? 'conformant with baseline' : verdict;
+}
+
+/** How an agent counts in the headline: unreachable, or its verdict label. */
+export function tallyLabel(a: AgentReport, strict: boolean): string {
+  return a.reachable ? verdictLabel(a, strict) : 'unreachable';
 }
 
 /** Worst first; a label not listed here (a verdict added later) comes after them. */

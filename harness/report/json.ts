@@ -27,11 +27,13 @@ import type {
   RunReport,
   TaskTrace,
   Verdict,
+  VerdictLabel,
 } from './model.ts';
 import { accountLine, createdHeading, ENABLE_STATE_RULES, outOfReachLine } from './sandbox-notes.ts';
 import type { Level, SchemaError, Status } from '../checks/check.ts';
 import { HARNESS_VERSION } from '../version.ts';
 import { catalogCounts } from './counts.ts';
+import { runVerdictLabel, verdictLabel } from './gate.ts';
 import type { WebhookFacts } from '../webhooks/report-facts.ts';
 
 export const REPORT_SCHEMA_VERSION = 2;
@@ -66,6 +68,8 @@ export interface ReportJsonOutcome {
 export interface ReportJsonAgent {
   name: string;
   verdict: Verdict;
+  /** `verdict`, or `conformant with baseline` when baselined failures were excused (the table's verdict cell). */
+  verdictLabel: VerdictLabel;
   verdictText: string;
   /** Why the verdict is `incomplete` (unreachable, cut short, a MUST left untested), else null. */
   verdictReason: string | null;
@@ -106,6 +110,8 @@ export interface ReportJson {
   schemaVersion: typeof REPORT_SCHEMA_VERSION;
   run: RunProvenance | null;
   verdict: Verdict;
+  /** `verdict`, or `conformant with baseline` when any agent's baselined failures were excused. */
+  verdictLabel: VerdictLabel;
   strict: boolean;
   complete: boolean;
   cutShort: string | null;
@@ -133,6 +139,7 @@ export function buildReportJson(report: RunReport): ReportJson {
     const agent: ReportJsonAgent = {
       name: a.name,
       verdict,
+      verdictLabel: verdictLabel(a, report.strict),
       verdictText: verdictText(verdict, a.adcpVersion, harnessVersion, counts.baselined),
       verdictReason: incompleteReason(a, report.strict),
       transport: a.transport,
@@ -220,6 +227,7 @@ export function buildReportJson(report: RunReport): ReportJson {
     schemaVersion: REPORT_SCHEMA_VERSION,
     run: report.run ?? null,
     verdict: runVerdict(report),
+    verdictLabel: runVerdictLabel(report),
     strict: report.strict,
     // The verdict's completeness: under --fail-on regressions the exit code may be 0 or 1 for an incomplete run.
     complete: exitCodeOf(report) !== 3,

@@ -11,6 +11,7 @@ import { escapeXml } from '../sanitize.ts';
 import { HARNESS_VERSION } from '../version.ts';
 import { agentVerdict, incompleteReason, LAYERS, storyboardCounts, verdictText, type AgentReport } from './model.ts';
 import { catalogCounts } from './counts.ts';
+import { verdictLabel } from './gate.ts';
 import { caseFailureBody, type TestCase } from './test-cases.ts';
 import { accountLine, createdHeading, createdText, ENABLE_STATE_RULES, outOfReachLine } from './sandbox-notes.ts';
 import { deliveryText, traceCallText, webhookHeading } from './task-notes.ts';
@@ -80,6 +81,7 @@ export function agentProperties(agent: AgentReport, strict: boolean): Array<[str
   const props: Array<[string, string]> = [
     ['agent', agent.name],
     ['verdict', verdict],
+    ['verdict.label', verdictLabel(agent, strict)],
     ['verdict.text', verdictText(verdict, agent.adcpVersion, HARNESS_VERSION, counts.baselined)],
     ['transport', agent.transport],
     ['protocolVersion', agent.protocolVersion ?? ''],

@@ -10,6 +10,12 @@ export const LAYERS: readonly Layer[] = ['validate_root', 'legacy_wrapper', 'mis
 /** The verdict on one agent, or on the whole run. */
 export type Verdict = 'conformant' | 'nonconformant' | 'incomplete';
 
+/**
+ * The verdict as reports name it: `conformant with baseline` when a conformant verdict excused baselined
+ * failures. A label beside the verdict, not a fourth verdict: --compare, the badge and the exit code key on Verdict.
+ */
+export type VerdictLabel = Verdict | 'conformant with baseline';
+
 export interface AgentFacts {
   name: string;
   /** Position in the config (keeps report order stable across shards). */

@@ -19,6 +19,7 @@ import { deliveryText, traceCallText, webhookHeading } from './task-notes.ts';
 import { changeRows, comparisonHeadline } from './compare.ts';
 import { callEvidenceLines, ruleLines } from './evidence-text.ts';
 import {
+  baselineReasons,
   callList,
   groupSpread,
   groupTitle,
@@ -79,7 +80,8 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain, o
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
   const cell = (text: string, i: number) => (i < 3 ? text.padEnd(widths[i] ?? 0) : text.padStart(widths[i] ?? 0));
-  const colour = (verdict: string) => (verdict === 'conformant' ? paint.green : verdict === 'nonconformant' ? paint.red : paint.yellow);
+  const colour = (verdict: string) =>
+    verdict.startsWith('conformant') ? paint.green : verdict === 'nonconformant' ? paint.red : paint.yellow;
   // The comparison opens the summary: what changed since last night comes before everything else.
   const out: string[] = [
     ...(report.comparison && !quiet ? comparisonBlock(report.comparison, paint) : []),
@@ -133,7 +135,7 @@ export function renderTerminalSummary(report: RunReport, paint: Paint = plain, o
       for (const g of baselined.groups) {
         const spread = groupSpread(g);
         out.push(
-          `  ${paint.dim('~')} ${g.agent.name}  ${groupTitle(g)}  ${paint.dim(`baseline: ${g.outcomes[0]?.baseline ?? ''}`)}${spread ? `  ${paint.dim(`(${spread})`)}` : ''}`,
+          `  ${paint.dim('~')} ${g.agent.name}  ${groupTitle(g)}  ${paint.dim(`baseline: ${baselineReasons(g)}`)}${spread ? `  ${paint.dim(`(${spread})`)}` : ''}`,
         );
       }
     }

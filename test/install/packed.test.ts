@@ -5,64 +5,16 @@
 // One pack, one install. The install is offline: the scratch project's lockfile is seeded with this
 // project's own resolved dependencies (what `npm ci` put in the npm cache), as a seller's repository would
 // carry a lockfile; should the cache lack something, the install falls back to --prefer-offline and says so.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, cp, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
-import { delimiter, dirname, join } from 'node:path';
+import { appendFile, readdir, readFile, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT, tempDirs } from '../run/cli.helpers.ts';
 import { watchingChild } from '../dev-loop/watching.helpers.ts';
+import { cleanEnv, exec, installDev, layClone, sellerProject, type Result } from './install.helpers.ts';
 
 const tmp = tempDirs();
-
-/** What a git clone holds that packing reads (the schema trees are git-ignored: only their README and notice). */
-const CLONE = [
-  'harness',
-  'sellers',
-  'suites',
-  'config',
-  'bin',
-  'scripts',
-  'vectors',
-  'package.json',
-  'README.md',
-  'docs',
-  'tsconfig.json',
-  'tsconfig.build.json',
-];
-
-/**
- * The environment for npm and the installed CLI: ours without npm's own variables (under `npm test` they
- * name this project — npm_config_local_prefix would make the inner npm act on it) and with this node first
- * on PATH (the bin's `#!/usr/bin/env node`).
- */
-function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) && k !== 'INIT_CWD') env[k] = v;
-  return { ...env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`, CI: '1', NO_COLOR: '1', ...extra };
-}
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function exec(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = cleanEnv()): Promise<Result> {
-  return new Promise((done) =>
-    execFile(file, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
-      done({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),
-    ),
-  );
-}
-
-/** A lockfile for the scratch project: every package this project needs at run time, as `npm ci` installed it. */
-async function seededLockfile(): Promise<string> {
-  const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
-  const packages: Record<string, unknown> = { '': { name: 'my-seller', version: '1.0.0' } };
-  for (const [path, entry] of Object.entries(lock.packages)) if (path !== '' && entry.dev !== true) packages[path] = entry;
-  return JSON.stringify({ name: 'my-seller', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2);
-}
 
 let clone: string;
 let seller: string;
@@ -73,9 +25,7 @@ let bin: string;
 
 beforeAll(async () => {
   clone = await tmp('install-clone');
-  for (const entry of CLONE) await cp(join(ROOT, entry), join(clone, entry), { recursive: true });
-  await mkdir(join(clone, 'adcp-schemas'));
-  for (const f of ['README.md', 'LICENSE-NOTICE.md']) await cp(join(ROOT, 'adcp-schemas', f), join(clone, 'adcp-schemas', f));
+  await layClone(clone);
   await symlink(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
 
   const packDir = await tmp('install-pack');
@@ -87,17 +37,8 @@ beforeAll(async () => {
   listing = (await exec('tar', ['-tzf', tarball], packDir)).stdout.split('\n').filter(Boolean);
 
   seller = await tmp('install-seller');
-  await writeFile(join(seller, 'package.json'), JSON.stringify({ name: 'my-seller', version: '1.0.0', private: true, type: 'module' }));
-  await writeFile(join(seller, 'package-lock.json'), await seededLockfile());
-  // The seller under development: here, the installed package's own reference seller, over stdio.
-  await writeFile(join(seller, 'server.js'), "await import('adcp-conformance/sellers/reference-seller.js');\n");
-  const flags = ['install', '--save-dev', '--no-audit', '--no-fund'];
-  let installed = await exec('npm', [...flags, '--offline', tarball], seller);
-  if (installed.code !== 0) {
-    console.warn(`packed.test: npm install --offline failed; retrying with --prefer-offline:\n${installed.stderr.slice(-2000)}`);
-    installed = await exec('npm', [...flags, '--prefer-offline', tarball], seller);
-  }
-  if (installed.code !== 0) throw new Error(`npm install failed (${installed.code}):\n${installed.stdout}\n${installed.stderr}`);
+  await sellerProject(seller);
+  await installDev(seller, tarball, 'packed.test');
   bin = join(seller, 'node_modules', '.bin', 'adcp-conformance');
 }, 600_000);
 
@@ -125,7 +66,7 @@ describe('the packed harness', () => {
       'package/dist/config/adcp-conformance.schema.json',
       'package/sellers/reference-seller.js',
       'package/config/example.yaml',
-      'package/vectors/envelope-checks.json',
+      'package/vectors/checks/envelope.json',
       'package/adcp-schemas/README.md',
       'package/adcp-schemas/LICENSE-NOTICE.md',
       'package/README.md',

@@ -10,6 +10,7 @@ describe('buildReportJson', () => {
     expect(Object.keys(json.agents[0] ?? {})).toEqual([
       'name',
       'verdict',
+      'verdictLabel',
       'verdictText',
       'verdictReason',
       'transport',

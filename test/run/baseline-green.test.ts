@@ -24,10 +24,11 @@ interface Outcome {
 }
 interface Report {
   verdict: string;
+  verdictLabel: string;
   exitCode: number;
   baselines: { state: string; entries: number; text: string };
   summary: Record<string, number>;
-  agents: Array<{ name: string; verdict: string; verdictText: string; outcomes: Outcome[] }>;
+  agents: Array<{ name: string; verdict: string; verdictLabel: string; verdictText: string; outcomes: Outcome[] }>;
 }
 
 const readJson = async (dir: string): Promise<Report> => JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
@@ -94,6 +95,8 @@ describe('a baseline written from a failing run makes the rerun pass', () => {
     expect(reportSchemaErrors(r)).toBeNull();
     expect(r).toMatchObject({ verdict: 'conformant', exitCode: 0, baselines: { state: 'applied', entries: Object.keys(entries).length } });
     const [a] = r.agents;
+    // The verdict stays the enum --compare and the badge read; the label beside it says "with baseline".
+    expect([r.verdictLabel, a!.verdict, a!.verdictLabel]).toEqual(['conformant with baseline', 'conformant', 'conformant with baseline']);
     expect(a!.verdictText).toMatch(
       /^conformant with baseline to AdCP \S+ per adcp-conformance \S+ \(\d+ baselined failures not counted\)$/,
     );
@@ -123,6 +126,7 @@ describe('a baseline written from a failing run makes the rerun pass', () => {
     );
     // Terminal, summary.md, HTML and JUnit: the verdict says "with baseline", and the baseline line is there.
     expect(cli.stdout).toContain(a!.verdictText);
+    expect(cli.stdout).toMatch(/^faulty\s+conformant with baseline\s/m); // the table's verdict cell
     expect(cli.stdout).toContain(applied);
     const md = await readFile(join(out, 'summary.md'), 'utf8');
     expect(md).toContain('conformant with baseline');
@@ -132,6 +136,7 @@ describe('a baseline written from a failing run makes the rerun pass', () => {
     expect(html).toContain(applied);
     const junit = await readFile(join(out, 'junit.xml'), 'utf8');
     expect(junit).toContain(`<property name="verdict.text" value="${a!.verdictText}"/>`);
+    expect(junit).toContain('<property name="verdict.label" value="conformant with baseline"/>');
     expect(junit).toContain(`<property name="count.coveredByBaseline" value="${covered.length}"/>`);
     expect(junit).toMatch(
       /<skipped message="untested: no answer: see transport\.call \(covered by the baselined failure transport\.call › get_signals\)"/,

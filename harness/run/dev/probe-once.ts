@@ -67,7 +67,7 @@ export async function probeOnce(r: ProbeRun): Promise<ProbeShown> {
   // The judge worker starts and compiles our schemas while the seller starts and answers (warm-schemas.ts).
   const warming = r.warming ? r.warming() : warmJudge(r.schemaSource, r.agent, [CAPABILITIES, probe.tool], r.signal);
   const adcpReleases = await r.schemaSource.versions().catch(() => []);
-  // A slow call says what it waits on, on stderr (bounded: WAITING_FIRST_MS, then every WAITING_EVERY_MS).
+  // A slow call says what it waits on, on stderr (bounded: at 5 s or half a shorter timeout, then every WAITING_EVERY_MS).
   const waiting = waitingLine(process.stderr, process.env, agent.secrets);
   const capture = await captureAgent(agent, {
     scenarios: false,
