@@ -12,6 +12,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     maxWorkers: WORKERS,
+    // Worker threads, not forked processes: a file's imports cost a thread, not a process start-up. Measured on
+    // 2 cores (the same tree, a shared machine): forks 1,650 CPU-s, threads 1,363 CPU-s and 690–714 s wall.
+    pool: 'threads',
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Under GitHub Actions, the runs these tests make must not append their summaries to the job's own.
