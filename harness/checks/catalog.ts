@@ -1,42 +1,15 @@
 // The check catalog, built from the check modules themselves: every file in an area folder
 // (harness/checks/<area>/<slug>.ts) default-exports one `defineCheck(...)` whose id is `<area>.<slug>`.
 // Adding a check is adding one file; there is no list of ids to edit. Files starting with `_` are the
-// area's shared helpers. Order: the areas below (the order of the catalog in the docs), then any other
-// area alphabetically; within an area, by slug.
-import { readdirSync, statSync } from 'node:fs';
-import { extname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+// area's shared helpers. Where the modules are, their order, and the ids alone: catalog-files.ts.
+import { pathToFileURL } from 'node:url';
 import type { Check, Level, SeverityRule } from './check.ts';
+import { CHECK_EXT, CHECKS_DIR, checkModuleFiles } from './catalog-files.ts';
 
-const AREA_ORDER = ['transport', 'envelope', 'error', 'schema', 'capabilities'];
-
-const HERE = fileURLToPath(new URL('.', import.meta.url));
-// .ts when run from source (tsx, vitest), .js when run from the compiled build.
-const EXT = extname(fileURLToPath(import.meta.url));
-
-function areaRank(area: string): number {
-  const i = AREA_ORDER.indexOf(area);
-  return i === -1 ? AREA_ORDER.length : i;
-}
-
-/** The area folders and their check modules, in catalog order. */
-export function checkModuleFiles(root: string = HERE, ext: string = EXT): Array<{ area: string; slug: string; file: string }> {
-  const areas = readdirSync(root)
-    .filter((name) => !name.startsWith('_') && !name.startsWith('.') && statSync(join(root, name)).isDirectory())
-    .sort((a, b) => areaRank(a) - areaRank(b) || a.localeCompare(b));
-  const files: Array<{ area: string; slug: string; file: string }> = [];
-  for (const area of areas) {
-    const slugs = readdirSync(join(root, area))
-      .filter((f) => f.endsWith(ext) && !f.endsWith(`.d${ext}`) && !f.startsWith('_'))
-      .map((f) => f.slice(0, -ext.length))
-      .sort();
-    for (const slug of slugs) files.push({ area, slug, file: join(root, area, `${slug}${ext}`) });
-  }
-  return files;
-}
+export { catalogIds, checkModuleFiles } from './catalog-files.ts';
 
 /** Import every check module and check that each default-exports the check its path names. */
-export async function loadCatalog(root: string = HERE, ext: string = EXT): Promise<readonly Check[]> {
+export async function loadCatalog(root: string = CHECKS_DIR, ext: string = CHECK_EXT): Promise<readonly Check[]> {
   const checks: Check[] = [];
   for (const { area, slug, file } of checkModuleFiles(root, ext)) {
     const mod = (await import(pathToFileURL(file).href)) as { default?: Check };

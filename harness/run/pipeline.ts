@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { readdir } from 'node:fs/promises';
 import type { AgentCapture } from '../record/exchange.ts';
-import { catalog } from '../checks/catalog.ts';
+import { catalogIds } from '../checks/catalog-files.ts';
 import { parseSchemasOption, type SchemaSource } from '../schemas/index.ts';
 import type { AgentReport, RunProvenance, RunReport } from '../report/model.ts';
 import { toolVersions } from '../version.ts';
@@ -58,12 +58,7 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
   let shared: WebhookReceiver | undefined;
   try {
     // A mistyped check id in an `expect` entry would excuse nothing, silently: a config error first.
-    if (opts.config !== undefined)
-      checkExpectIds(
-        targets,
-        opts.config,
-        catalog.map((c) => c.id),
-      );
+    if (opts.config !== undefined) checkExpectIds(targets, opts.config, catalogIds());
     // The judge worker starts and compiles our AdCP schemas while the agents are probed (warm-schemas.ts).
     const live = targets.flatMap((t) => (t.config ? [t.config] : []));
     // --webhook-url: one receiver on the forwarder's port serves every sandbox agent (each under its own token).
@@ -131,10 +126,7 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
 
 /** Everything that can be a usage or config error, decided before anything starts. */
 async function beforeAnything(opts: RunOptions) {
-  const select = checkSelector(
-    opts.checks,
-    catalog.map((c) => c.id),
-  );
+  const select = checkSelector(opts.checks, catalogIds());
   const schemaSource = schemasOption(opts.schemas);
   // The releases the harness has schemas for: what capture pins (`adcp_version`) after get_adcp_capabilities.
   const releases = (): Promise<string[]> => schemaSource.versions().catch(() => []);

@@ -163,7 +163,7 @@ describe('the webhook receiver against hostile senders', () => {
     expect(signature.filter((o) => o.status === 'pass')).toHaveLength(1);
     expect(signature.filter((o) => o.status === 'fail')).toHaveLength(7);
     // The reports say each verdict, and never the sender's private key.
-    const facts = sessionFacts(capture, [], [JSON.stringify(priv), String(priv.d)]);
+    const facts = sessionFacts(capture, [], [JSON.stringify(priv), String(priv.d)], []);
     const texts = facts.webhooks!.deliveries.map((d) => verificationText(d));
     expect(texts.filter((t) => t.startsWith('signature verified (key hostile-sender-key)'))).toHaveLength(1);
     expect(texts.filter((t) => t.startsWith('signature rejected: webhook_signature_'))).toHaveLength(7);

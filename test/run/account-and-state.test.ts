@@ -6,6 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { catalog } from '../../harness/checks/catalog.ts';
 import { stateRuleIds } from '../../harness/run/judge/session-facts.ts';
 import { REFERENCE_WEBHOOK_JWKS, stdioSellerCommand, type SellerOptions } from '../../sellers/launch.ts';
 import { canValidateJunit, runCli, tempDirs, validateJunit, type CliResult } from './cli.helpers.ts';
@@ -102,7 +103,7 @@ describe('a seller that requires an account', () => {
 
 describe('a read-only run', () => {
   test('lists every state rule out of reach in one grouped line per agent, with how to enable them, in every report', () => {
-    const rules = stateRuleIds();
+    const rules = stateRuleIds(catalog);
     expect(rules.length).toBeGreaterThan(0);
     const a = byName('read-only');
     expect(a.verdict).toBe('conformant');

@@ -92,7 +92,7 @@ describe('session facts', () => {
   });
 
   test('the state rules are exactly the checks declared requires: sandbox', () => {
-    expect(stateRuleIds()).toEqual(catalog.filter((c) => c.requires === 'sandbox').map((c) => c.id));
+    expect(stateRuleIds(catalog)).toEqual(catalog.filter((c) => c.requires === 'sandbox').map((c) => c.id));
   });
 
   test('a read-only agent: every state rule judged not-applicable is listed once, in catalog order; nothing else', () => {
@@ -117,12 +117,12 @@ describe('session facts', () => {
   });
 
   test('the account: the configured one (redacted), else the harness’s own natural-key sandbox reference', () => {
-    const own = sessionFacts(capture(), [], []);
+    const own = sessionFacts(capture(), [], [], []);
     expect(own.account).toEqual({ source: 'harness', reference: expect.stringContaining('"sandbox":true') });
     const configured = capture({
       agent: { name: 'c', transport: 'stdio', production: false, sandbox: true, account: { account_id: `acc_${SECRET}` } },
     });
-    expect(sessionFacts(configured, [], [SECRET]).account).toEqual({ source: 'config', reference: '{"account_id":"acc_[REDACTED]"}' });
+    expect(sessionFacts(configured, [], [SECRET], []).account).toEqual({ source: 'config', reference: '{"account_id":"acc_[REDACTED]"}' });
   });
 
   test('the calls the seller refused for their account are counted by code, with the tools', () => {
@@ -137,11 +137,11 @@ describe('session facts', () => {
         refusal('get_products', 'INVALID_REQUEST'),
       ],
     });
-    expect(sessionFacts(cap, [], []).account?.refusals).toEqual([
+    expect(sessionFacts(cap, [], [], []).account?.refusals).toEqual([
       { code: 'ACCOUNT_REQUIRED', calls: 3, tools: ['get_products', 'list_creatives'] },
       { code: 'ACCOUNT_NOT_FOUND', calls: 1, tools: ['create_media_buy'] },
     ]);
-    expect(sessionFacts(capture(), [], []).account?.refusals).toBeUndefined();
+    expect(sessionFacts(capture(), [], [], []).account?.refusals).toBeUndefined();
   });
 
   test('what the flows created: listed with its scenario, call and fate; seller ids sanitized; bounded to 50', () => {
@@ -152,7 +152,7 @@ describe('session facts', () => {
       cleanup: i % 2 ? ('kept' as const) : ('cleaned-up' as const),
       ...(i % 2 ? { why: 'the seller offers no cancel' } : {}),
     }));
-    const facts = sessionFacts(capture({ scenarios: [{ name: 'media-buy-lifecycle', status: 'ran', created }] }), [], []);
+    const facts = sessionFacts(capture({ scenarios: [{ name: 'media-buy-lifecycle', status: 'ran', created }] }), [], [], []);
     expect(facts.created).toHaveLength(50);
     expect(facts.createdOmitted).toBe(3);
     expect(facts.created?.[0]).toEqual({
@@ -163,6 +163,6 @@ describe('session facts', () => {
       cleanup: 'cleaned-up',
     });
     expect(facts.created?.[1]).toMatchObject({ cleanup: 'kept', why: 'the seller offers no cancel' });
-    expect(sessionFacts(capture(), [], []).created).toBeUndefined();
+    expect(sessionFacts(capture(), [], [], []).created).toBeUndefined();
   });
 });

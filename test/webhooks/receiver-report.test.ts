@@ -47,7 +47,7 @@ describe('the receiver in the reports', () => {
     );
     delete many[2]!.call;
     const c = capture({ base: 'http://127.0.0.1:4000', kind: 'loopback', deliveries: many, omitted: 7, waitedMs: 2100 });
-    const facts = sessionFacts(c, [], [SECRET]);
+    const facts = sessionFacts(c, [], [SECRET], []);
     const w = facts.webhooks!;
     expect(w.deliveries).toHaveLength(DELIVERIES_SHOWN);
     expect(w.omitted).toBe(7 + 5);

@@ -8,7 +8,7 @@ import { isObject, own } from '../../json.ts';
 import { sellerText } from '../../sanitize.ts';
 import { extractSuccess } from '../../extract/success.ts';
 import outputConformance from '../../checks/schema/output-conformance.ts';
-import { toolName } from '../../checks/engine.ts';
+import { toolName } from '../../checks/run-checks.ts';
 
 const REQUEST_CHARS = 600;
 const ANSWER_CHARS = 800;

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { toJsonText } from '../../capture/json-text.ts';
 import type { AgentCapture } from '../../record/exchange.ts';
 import type { Outcome } from '../../checks/check.ts';
+import { catalogIds } from '../../checks/catalog-files.ts';
 import type { SchemaSource, SchemaSourceSpec } from '../../schemas/source.ts';
 import { describeSchemaStep } from '../../schemas/schema-step.ts';
 import type { Blocked, JudgeJob, WorkerMessage } from './judge-worker.ts';
@@ -51,6 +52,8 @@ export type SandboxResult =
       outcomes: Outcome[];
       adcpVersion: { version: string; reason: string } | null;
       notes: string[];
+      /** The ids of the catalog's state rules (session-facts.ts stateRuleIds), as the worker loaded it. */
+      stateRules: string[];
       /** The worker's heap when judging ended, in MB (for measurements; the worker may hold earlier agents' caches). */
       heapUsedMb: number;
     }
@@ -142,8 +145,7 @@ export async function closeJudgeSandboxes(): Promise<void> {
 async function selectedIds(select: SandboxOptions['select']): Promise<string[] | null> {
   if (select === undefined) return null;
   if (typeof select !== 'function') return [...select];
-  const { catalog } = await import('../../checks/catalog.ts');
-  return catalog.map((c) => c.id).filter((id) => select(id));
+  return catalogIds().filter((id) => select(id));
 }
 
 const PREPARING = 'preparing (starting the worker, reading the capture, loading the AdCP schemas)';
@@ -288,7 +290,17 @@ function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput)
           if (m.id !== id) return;
           // A worker that ends a job holding most of its heap is not given another agent.
           const healthy = m.heapUsedMb < budget.memoryMb / 2;
-          finish({ ok: true, outcomes: m.outcomes, adcpVersion: m.adcpVersion, notes: m.notes, heapUsedMb: m.heapUsedMb }, healthy);
+          finish(
+            {
+              ok: true,
+              outcomes: m.outcomes,
+              adcpVersion: m.adcpVersion,
+              notes: m.notes,
+              stateRules: m.stateRules,
+              heapUsedMb: m.heapUsedMb,
+            },
+            healthy,
+          );
           return;
         }
       }

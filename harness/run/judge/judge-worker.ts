@@ -11,6 +11,7 @@ import { untested, type AgentCheck, type Check, type CheckContext, type Exchange
 import { judgeAgent, toolName } from '../../checks/engine.ts';
 import { createSchemaService, schemaSourceFromSpec, type SchemaSourceSpec } from '../../schemas/index.ts';
 import { progressWriter, type ProgressWriter } from './judge-progress.ts';
+import { stateRuleIds } from './session-facts.ts';
 
 export interface JudgeJob {
   type: 'judge';
@@ -41,6 +42,8 @@ export type WorkerMessage =
       outcomes: Outcome[];
       adcpVersion: { version: string; reason: string } | null;
       notes: string[];
+      /** The catalog's state rules (the main thread, which does not load the catalog, reports them). */
+      stateRules: string[];
       heapUsedMb: number;
     }
   | { type: 'failed'; id: number; reason: string };
@@ -124,7 +127,15 @@ async function judge(job: JudgeJob): Promise<void> {
     outcomes = [];
     notes.push(`judging failed: ${errorText(err)}`);
   }
-  post({ type: 'done', id, outcomes, adcpVersion, notes, heapUsedMb: Math.round(getHeapStatistics().used_heap_size / 2 ** 20) });
+  post({
+    type: 'done',
+    id,
+    outcomes,
+    adcpVersion,
+    notes,
+    stateRules: stateRuleIds(catalog),
+    heapUsedMb: Math.round(getHeapStatistics().used_heap_size / 2 ** 20),
+  });
 }
 
 port.on('message', (job: JudgeJob) => {

@@ -3,7 +3,7 @@
 // report sees it.
 import type { AgentCapture } from '../../record/exchange.ts';
 import type { CheckContext, Outcome, SchemaError } from '../../checks/check.ts';
-import { judgeAgent, layerCounts } from '../../checks/engine.ts';
+import { judgeChecks, layerCounts } from '../../checks/run-checks.ts';
 import initializeCheck from '../../checks/transport/initialize.ts';
 import staleCheck from '../../checks/baseline/stale.ts';
 import { listedNames, matchingEntry, unexposedTool } from '../../checks/baseline/_match.ts';
@@ -60,6 +60,8 @@ export async function judgeCapture(capture: AgentCapture, opts: JudgeOptions): P
   const notes: string[] = [];
   const ctx: CheckContext = {};
   let adcpVersion: { version: string; reason: string } | null = null;
+  // Without the worker's answer there are no state-rule outcomes to find out of reach.
+  let stateRules: string[] = [];
   let outcomes: Outcome[] = [];
   // Judging runs in a worker under a time and memory budget: a seller's schema (a backtracking pattern,
   // `$async`, a huge answer) costs at most the budget, and never the run. baseline.stale judges the
@@ -75,13 +77,14 @@ export async function judgeCapture(capture: AgentCapture, opts: JudgeOptions): P
   if (judged.ok) {
     outcomes = judged.outcomes;
     adcpVersion = judged.adcpVersion;
+    stateRules = judged.stateRules;
     notes.push(...judged.notes);
   } else {
     notes.push(`judging failed: ${judged.reason}`);
   }
   // An unreachable agent always shows its failing handshake, whatever --check selected.
   if (!capture.initialize.ok && !outcomes.some((o) => o.check === initializeCheck.id && o.status === 'fail')) {
-    outcomes = [...judgeAgent(capture, ctx, (id) => id === initializeCheck.id), ...outcomes];
+    outcomes = [...judgeChecks([initializeCheck], capture, ctx), ...outcomes];
   }
 
   const init = capture.initialize;
@@ -130,12 +133,12 @@ export async function judgeCapture(capture: AgentCapture, opts: JudgeOptions): P
       applied: opts.noBaseline !== true,
       outcomes: outcomes.map((o) => ({ check: o.check, tool: o.tool, status: o.status })),
     };
-    outcomes = [...outcomes, ...judgeAgent(capture, { ...ctx, baseline }, (id) => id === staleCheck.id)];
+    outcomes = [...outcomes, ...judgeChecks([staleCheck], capture, { ...ctx, baseline })];
   }
   facts.baseline = { entries: entries.length, applied: opts.noBaseline !== true };
   const configErrors = unexposedToolErrors(entries, capture, outcomes, opts);
   if (configErrors.length) facts.configErrors = configErrors;
-  Object.assign(facts, sessionFacts(capture, outcomes, secrets));
+  Object.assign(facts, sessionFacts(capture, outcomes, secrets, stateRules));
   const expect = opts.noBaseline ? undefined : opts.expect;
   const text = sellerTexts(secrets);
   // An outcome left untested by a baselined failure is covered by that baseline (not unverified).

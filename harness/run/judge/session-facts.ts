@@ -3,9 +3,8 @@
 // of reach because the agent is not marked sandbox, and what the sandbox flows made the seller create.
 // Every string is bounded and redacted here, before any report sees it.
 import type { AgentCapture } from '../../record/exchange.ts';
-import type { Outcome } from '../../checks/check.ts';
+import type { Check, Outcome } from '../../checks/check.ts';
 import type { AccountUse, AgentFacts, CreatedObject } from '../../report/model.ts';
-import { catalog } from '../../checks/catalog.ts';
 import { accountFor } from '../../capture/probes.ts';
 import { isObject, own } from '../../json.ts';
 import { extractError } from '../../extract/error.ts';
@@ -17,19 +16,22 @@ import { taskTrace } from './task-trace.ts';
 const CREATED_SHOWN = 50;
 const ACCOUNT_CHARS = 300;
 
-/** The ids of the checks declared `requires: 'sandbox'` (the state rules), in catalog order. */
-export function stateRuleIds(): string[] {
-  return catalog.filter((c) => c.requires === 'sandbox').map((c) => c.id);
+/**
+ * The ids of the checks declared `requires: 'sandbox'` (the state rules), in the checks' order: the judge
+ * worker reads them off the catalog it loaded, so the main thread need not load it.
+ */
+export function stateRuleIds(checks: readonly Check[]): string[] {
+  return checks.filter((c) => c.requires === 'sandbox').map((c) => c.id);
 }
 
 export type SessionFacts = Pick<AgentFacts, 'account' | 'stateRulesOutOfReach' | 'created' | 'createdOmitted' | 'webhooks' | 'taskTrace'>;
 
-/** `rules`: the state rules' ids (default: the catalog's, stateRuleIds). */
+/** `rules`: the state rules' ids (the catalog's: stateRuleIds). */
 export function sessionFacts(
   capture: AgentCapture,
   outcomes: readonly Outcome[],
   secrets: readonly string[],
-  rules: readonly string[] = stateRuleIds(),
+  rules: readonly string[],
 ): SessionFacts {
   const facts: SessionFacts = { account: accountUse(capture, secrets) };
   const out = outOfReach(capture, outcomes, rules);
