@@ -1,7 +1,7 @@
 // The one table of AdCP task facts: every list derives from it, in the orders the probes and scenarios
 // always used (a reordering would change which call a scenario builds on), and no module under harness/
 // keeps a list of its own, written out or through constants bound to task names.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
@@ -17,16 +17,7 @@ import {
   tasksNeededBy,
 } from '../../harness/adcp-tasks.ts';
 import { defaultProbes } from '../../harness/capture/probes.ts';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-
-function* tsFiles(dir: string): Generator<string> {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) yield* tsFiles(p);
-    else if (e.name.endsWith('.ts')) yield p;
-  }
-}
+import { ROOT, tsFiles } from './source-files.helpers.ts';
 
 describe('the AdCP task table', () => {
   test('derives each list in its preference order', () => {

@@ -2,11 +2,10 @@
 // above, and no chain of static imports comes back to where it started. harness/run/ is split into rooms
 // (judge/, vitest/, dev/) that the rest enters by one door each (index.ts). Walks the real import
 // statements of every module under harness/ (static, re-exports and dynamic import()).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 import { describe, expect, test } from 'vitest';
-
-const ROOT = join(import.meta.dirname, '..', '..');
+import { ROOT, tsFiles } from './source-files.helpers.ts';
 
 /**
  * Lowest first. Ground: the recorded exchange and the safe-JSON and AdCP-task tables, which every stage
@@ -31,14 +30,6 @@ function floorOf(file: string): number {
   const floor = FLOORS.findIndex((rooms) => rooms.includes(roomOf(file)));
   if (floor < 0) throw new Error(`${file}: its room ${roomOf(file)} has no floor in this test`);
   return floor;
-}
-
-function* tsFiles(dir: string): Generator<string> {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) yield* tsFiles(p);
-    else if (e.name.endsWith('.ts')) yield p;
-  }
 }
 
 /**

@@ -1,18 +1,9 @@
 // One safe-JSON module: harness/json.ts is where seller JSON is tested for being an object. A second
 // `isRecord` elsewhere drifts from it (arrays, null, own properties), so none is defined outside it.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, test } from 'vitest';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-
-function* tsFiles(dir: string): Generator<string> {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) yield* tsFiles(p);
-    else if (e.name.endsWith('.ts')) yield p;
-  }
-}
+import { ROOT, tsFiles } from './source-files.helpers.ts';
 
 /** Declarations of an object test: by its usual names, or as a predicate from `unknown` to a record type. */
 const OBJECT_TEST = [

@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
+import { expect } from 'vitest';
 import { ROOT } from '../run/cli.helpers.ts';
 
 /** What a git clone holds that packing reads (the schema trees are git-ignored: only their README and notice). */
@@ -83,4 +84,22 @@ export async function installDev(seller: string, spec: string, label: string): P
   }
   if (installed.code !== 0) throw new Error(`npm install failed (${installed.code}):\n${installed.stdout}\n${installed.stderr}`);
   return installed;
+}
+
+/**
+ * `probe get_products --stdio "node server.js"` from the seller project with its installed bin: exit 0,
+ * conformant, and run from dist/ (the entry point says which build it runs).
+ */
+export async function probeFromSeller(seller: string): Promise<Result> {
+  const bin = join(seller, 'node_modules', '.bin', 'adcp-conformance');
+  const r = await exec(
+    bin,
+    ['probe', 'get_products', '--stdio', 'node server.js'],
+    seller,
+    cleanEnv({ ADCP_CONFORMANCE_DEBUG_BUILD: '1' }),
+  );
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  expect(r.stderr).toContain('adcp-conformance: running dist/');
+  expect(r.stdout).toMatch(/✓ conformant to AdCP /);
+  return r;
 }
