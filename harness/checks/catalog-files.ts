@@ -36,7 +36,8 @@ export function checkModuleFiles(root: string = CHECKS_DIR, ext: string = CHECK_
   return files;
 }
 
-/** Every check id, in catalog order. */
-export function catalogIds(): string[] {
-  return checkModuleFiles().map((f) => `${f.area}.${f.slug}`);
+let ids: readonly string[] | undefined;
+/** Every check id, in catalog order (the folders are read once per process: every agent judged asks). */
+export function catalogIds(): readonly string[] {
+  return (ids ??= Object.freeze(checkModuleFiles().map((f) => `${f.area}.${f.slug}`)));
 }

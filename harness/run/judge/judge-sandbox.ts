@@ -142,7 +142,7 @@ export async function closeJudgeSandboxes(): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------------------
 
-async function selectedIds(select: SandboxOptions['select']): Promise<string[] | null> {
+function selectedIds(select: SandboxOptions['select']): string[] | null {
   if (select === undefined) return null;
   if (typeof select !== 'function') return [...select];
   return catalogIds().filter((id) => select(id));
@@ -343,7 +343,7 @@ export async function judgeInSandbox(capture: AgentCapture, opts: SandboxOptions
   let checks: string[] | null;
   let bytes: Uint8Array;
   try {
-    checks = await selectedIds(opts.select);
+    checks = selectedIds(opts.select);
     bytes = captureBytes(capture);
   } catch (err) {
     return { ok: false, reason: `the capture could not be handed to the judge: ${err instanceof Error ? err.message : String(err)}` };
