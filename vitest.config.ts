@@ -1,11 +1,24 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Half again as many workers as CPUs (3 on the 2-core CI machine; vitest's default is one fewer than the
 // CPUs): most test files wait on sellers, sockets and timeouts, not on the CPU, and the harness's timeouts
 // measure the seller, not its own load (harness/connect/seller-clock.ts). Measured on 2 cores: 1 worker
 // ~1,100 s wall; 3 workers 677 s wall for 1,286 CPU-seconds (the CPU is now the floor: ~645 s on 2 cores).
 const WORKERS = Math.min(8, Math.max(2, Math.round(availableParallelism() * 1.5)));
+
+// The longest files start first. vitest runs files it has no timings for (a fresh clone, CI) largest first,
+// and the matrix shards are four-line files that take ~3 minutes each (a seller per fault): they started
+// last and ran alone at the end (measured on 2 cores: the last ~190 s of a 1,036 s run, a worker idle).
+const LONGEST = [/[\\/]test[\\/]matrix[\\/]matrix-\d+\.test\.ts$/, /[\\/]test[\\/]run[\\/]storyboards-cli\.test\.ts$/];
+const isLongest = (spec: TestSpecification): boolean => LONGEST.some((re) => re.test(spec.moduleId));
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    return [...sorted.filter(isLongest), ...sorted.filter((spec) => !isLongest(spec))];
+  }
+}
 
 // The project's own tests. (The conformance run itself builds its vitest config in harness/commands/run.ts.)
 export default defineConfig({
@@ -15,6 +28,7 @@ export default defineConfig({
     // Worker threads, not forked processes: a file's imports cost a thread, not a process start-up. Measured on
     // 2 cores (the same tree, a shared machine): forks 1,650 CPU-s, threads 1,363 CPU-s and 690–714 s wall.
     pool: 'threads',
+    sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Under GitHub Actions, the runs these tests make must not append their summaries to the job's own.

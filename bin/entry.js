@@ -44,14 +44,18 @@ function problemOnce() {
 
 /**
  * Import `relative` (a path from the project root without extension, e.g. `harness/cli`): dist/<it>.js
- * when dist is current, else <it>.ts through tsx. ADCP_CONFORMANCE_DEBUG_BUILD=1 says which on stderr.
+ * when dist is current (or dist/<bundled>.js, when given and the build made it), else <it>.ts through
+ * tsx. ADCP_CONFORMANCE_DEBUG_BUILD=1 says which on stderr.
  */
-export async function importEntry(relative) {
+export async function importEntry(relative, bundled) {
   const first = decided === undefined;
   const problem = problemOnce();
   if (first && process.env.ADCP_CONFORMANCE_DEBUG_BUILD === '1')
     process.stderr.write(`adcp-conformance: ${problem ? `running the TypeScript sources: ${problem}` : 'running dist/'}\n`);
-  if (!problem) return import(pathToFileURL(join(ROOT, 'dist', `${relative}.js`)).href);
+  if (!problem) {
+    const bundle = bundled && join(ROOT, 'dist', `${bundled}.js`);
+    return import(pathToFileURL(bundle && existsSync(bundle) ? bundle : join(ROOT, 'dist', `${relative}.js`)).href);
+  }
   if (!HAS_SOURCES) {
     // An installed package whose dist/ is missing: nothing to fall back to.
     process.stderr.write(`adcp-conformance: ${ROOT} has no compiled build (dist/) and no sources to run instead: reinstall the package\n`);

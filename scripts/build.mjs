@@ -10,6 +10,12 @@
 //     @adcp/sdk), as Ajv standalone code (harness/schemas/precompile.ts), so a run loads them instead of
 //     compiling them (harness/schemas/precompiled.ts says when they are used). Should that step fail, the
 //     build goes on without them: the validators are then compiled at run time, as from the sources.
+//   - dist/sellers/reference/input-validators.js: the reference seller's input validators as Ajv standalone
+//     code (sellers/reference/validate-input.ts), loaded instead of compiled at each seller start;
+//   - dist/sellers-bundle/: the reference seller bundled by rolldown (its main and every fault module an
+//     entry, shared code in chunks), which sellers/reference-seller.js runs when present: the test suite
+//     starts hundreds of sellers, and ~40% of a seller's start-up was resolving and loading ~300 modules
+//     (bench/README.md). Should bundling fail, the seller runs from dist/sellers/ as compiled.
 // It builds into a fresh directory and swaps it in, then writes dist/.build-stamp last: bin/entry.js runs
 // dist only when the stamp exists and no source file is newer (a half-built or stale dist is never run).
 // `npm pack` and `npm publish` run prepack and then prepare: as prepare there, a dist prepack has just
@@ -59,6 +65,51 @@ async function precompileSchemas(into) {
   }
 }
 
+/** The reference seller's input validators as standalone code beside its compiled validate-input.js. */
+async function precompileSellerInputs(into) {
+  const file = join(into, 'sellers', 'reference', 'input-validators.js');
+  try {
+    const { inputValidatorsSource } = await import(pathToFileURL(join(into, 'sellers', 'reference', 'validate-input.js')).href);
+    writeFileSync(file, await inputValidatorsSource());
+  } catch (e) {
+    rmSync(file, { force: true });
+    process.stderr.write(
+      `adcp-conformance: the reference seller's input validators were not precompiled (${e instanceof Error ? e.message : String(e)}); it compiles them\n`,
+    );
+  }
+}
+
+/**
+ * Bundle the compiled reference seller (in `into`) into `into`/sellers-bundle: one entry for its main and one
+ * per fault module, so a fault module imported at run time (sellers/faults/_load.ts, from `../faults/`)
+ * shares the seller's own module instances through the chunks. @adcp/sdk stays outside: the seller
+ * loads its signing modules by path (sellers/reference/sdk-signing.ts).
+ */
+async function bundleSeller(into) {
+  const out = join(into, 'sellers-bundle');
+  try {
+    const { rolldown } = await import('rolldown');
+    const faults = join(into, 'sellers', 'faults');
+    const input = { 'reference/main': join(into, 'sellers', 'reference', 'main.js') };
+    for (const name of readdirSync(faults))
+      if (name.endsWith('.js') && !name.startsWith('_')) input[`faults/${name.slice(0, -3)}`] = join(faults, name);
+    const bundle = await rolldown({
+      input,
+      platform: 'node',
+      external: [/^@adcp\/sdk(\/|$)/],
+      logLevel: 'warn',
+      onLog: (level, log) => process.stderr.write(`adcp-conformance: bundling the seller: ${log.message}\n`),
+    });
+    await bundle.write({ dir: out, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' });
+    await bundle.close();
+  } catch (e) {
+    rmSync(out, { recursive: true, force: true });
+    process.stderr.write(
+      `adcp-conformance: the reference seller was not bundled (${e instanceof Error ? e.message : String(e)}); it runs unbundled\n`,
+    );
+  }
+}
+
 if (process.env.npm_lifecycle_event === 'prepare' && ['pack', 'publish'].includes(process.env.npm_command ?? '')) {
   const { distProblem } = await import('../bin/entry.js');
   if (distProblem() === null) {
@@ -99,6 +150,8 @@ try {
   };
   writeFileSync(join(staging, 'package.json'), JSON.stringify(scope, null, 2) + '\n');
   await precompileSchemas(staging);
+  await precompileSellerInputs(staging);
+  await bundleSeller(staging);
   rmSync(DIST, { recursive: true, force: true });
   renameSync(staging, DIST);
   writeFileSync(join(DIST, STAMP), `${new Date().toISOString()}\n`);

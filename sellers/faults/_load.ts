@@ -6,7 +6,9 @@ import { extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Fault } from './_fault.ts';
 
-const DIR = fileURLToPath(new URL('.', import.meta.url));
+// `../faults/`, not `.`: this code also runs from a chunk of the bundled seller (dist/sellers-bundle/chunks/,
+// scripts/build.mjs), whose fault modules sit in the sibling folder faults/, as they do here.
+const DIR = fileURLToPath(new URL('../faults/', import.meta.url));
 // .ts when run from source (tsx, vitest), .js when run from a compiled build.
 const EXT = extname(fileURLToPath(import.meta.url));
 

@@ -8,6 +8,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { CALL_TARGET } from '../faults/_kit.ts';
 import { isPlainObject } from './json.ts';
 import type { SellerConfig } from './options.ts';
+import { loadInputValidators } from './validate-input.ts';
 import { createSellerServer, streamedAnswerFor, transportFault } from './server.ts';
 import { writePieces } from './streamed-answer.ts';
 import { SellerState } from './state.ts';
@@ -149,6 +150,7 @@ export interface HttpSeller {
 }
 
 export async function startHttp(config: SellerConfig): Promise<HttpSeller> {
+  await loadInputValidators();
   const state = new SellerState();
   const sessions = new Map<string, Session>();
   const badContentType = transportFault(config, 'http-content-type');

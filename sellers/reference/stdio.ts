@@ -3,11 +3,13 @@ import { Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { faultNames, type SellerConfig } from './options.ts';
 import { writePieces } from './streamed-answer.ts';
+import { loadInputValidators } from './validate-input.ts';
 import { createSellerServer, transportFault } from './server.ts';
 import { SellerState } from './state.ts';
 import { CALL_TARGET } from '../faults/_kit.ts';
 
 export async function startStdio(config: SellerConfig): Promise<void> {
+  await loadInputValidators();
   const logToStdout = transportFault(config, 'stdio-stdout');
   const rootsRequest = transportFault(config, 'stdio-undeclared-request');
   let requests = 0;
