@@ -154,12 +154,12 @@ export class OutputSchemaCache {
   }
 
   /**
-   * Compile now what every seller schema of `dialect` is first checked against: the dialect's meta-schema,
-   * in both instances (~0.1 s each, once per generation). Our own work, done before a seller's clock runs
+   * Compile now what every seller schema of `dialect` is first checked against: the dialect's meta-schema
+   * (~0.1–0.2 CPU-s, once per generation; only the `full` instance checks schemas, see newAjv). Our own work, done before a seller's clock runs
    * (the judge worker warms up while the sellers start); nothing a verdict depends on changes.
    */
   warm(dialect: Dialect = '2020-12'): void {
-    for (const mode of ['full', 'first'] as const) this.instance(dialect, mode).validateSchema({});
+    this.instance(dialect, 'full').validateSchema({});
   }
 
   /** The Ajv of a dialect and mode that seller schemas are compiled in (this generation's). */
@@ -355,7 +355,7 @@ function checkNow(schema: unknown, cache: OutputSchemaCache): CompileResult {
   const pre = precheck(schema);
   if ('ok' in pre) return pre;
   const { dialect } = pre;
-  const ajv = cache.instance(dialect, 'first');
+  const ajv = cache.instance(dialect, 'full');
   let valid: boolean;
   try {
     valid = ajv.validateSchema(pre.schema) === true;
@@ -439,7 +439,9 @@ function relativeToResult(e: SchemaError): SchemaError {
  */
 function newAjv(dialect: Dialect, mode: Mode): Ajv {
   const code = mode === 'full' ? { regExp: linearRegExp, process: capErrorsInCode } : { regExp: linearRegExp };
-  const options = { strict: false, allErrors: mode === 'full', logger: false, code } as const;
+  // Only `full` checks a schema against the meta-schema (compiling it costs ~0.1–0.2 CPU-s per instance): a
+  // schema reaches `first` only once its `full` form compiled, so it has been checked already.
+  const options = { strict: false, allErrors: mode === 'full', logger: false, code, validateSchema: mode === 'full' } as const;
   const ajv = dialect === '2020-12' ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv);
   useLinearUniqueItems(ajv);
