@@ -62,11 +62,21 @@ export function treeFingerprint(version: string, idPrefix: string, files: Readon
   return hash.digest('hex');
 }
 
-/** Where the build put them: dist/schemas-compiled when this module runs from dist/harness/schemas/; else none. */
+/**
+ * Run from the TypeScript sources, where validators precompiled for them lie (made once per test run by
+ * test/setup/precompiled-schemas.ts, so each test file need not compile the same schemas again). Ignored
+ * by the build, which has its own.
+ */
+export const SOURCES_PRECOMPILED_ENV = 'ADCP_CONFORMANCE_SOURCES_PRECOMPILED';
+
+/**
+ * Where the build put them: dist/schemas-compiled when this module runs from dist/harness/schemas/; from the
+ * sources, none (or `ADCP_CONFORMANCE_SOURCES_PRECOMPILED`).
+ */
 export function defaultPrecompiledDir(): string | undefined {
   if (process.env.ADCP_CONFORMANCE_NO_PRECOMPILED === '1') return undefined;
   const here = fileURLToPath(import.meta.url);
-  if (path.extname(here) !== '.js') return undefined; // the TypeScript sources: nothing was generated for them
+  if (path.extname(here) !== '.js') return process.env[SOURCES_PRECOMPILED_ENV] || undefined;
   return path.resolve(path.dirname(here), '..', '..', 'schemas-compiled');
 }
 

@@ -13,7 +13,12 @@ import type { ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isCapStop, validateBounded } from '../../harness/schemas/bounded.ts';
 import { precompile, UNIQUE_ITEMS_MODULE, type PrecompileReport } from '../../harness/schemas/precompile.ts';
-import { defaultPrecompiledDir, MANIFEST_FILE, type PrecompiledManifest } from '../../harness/schemas/precompiled.ts';
+import {
+  defaultPrecompiledDir,
+  MANIFEST_FILE,
+  SOURCES_PRECOMPILED_ENV,
+  type PrecompiledManifest,
+} from '../../harness/schemas/precompiled.ts';
 import { AdcpRegistry } from '../../harness/schemas/registry.ts';
 import { dirSchemaSource, sdkSchemaSource, type SchemaTree } from '../../harness/schemas/source.ts';
 import { minimal30, PROJECT_ROOT } from './helpers.ts';
@@ -310,9 +315,16 @@ describe('precompiled AdCP validators', () => {
     expect(partial.isPrecompiled(id)).toBe(false);
     expect(typeof partial.validator(id)).toBe('function');
 
-    // From the TypeScript sources there is no build, so nothing precompiled by default.
-    expect(defaultPrecompiledDir()).toBeUndefined();
-    const fromSources = await AdcpRegistry.open(tree);
-    expect(fromSources.precompiledState()).toBeUndefined();
+    // From the TypeScript sources there is no build, so nothing precompiled by default (unless the test run
+    // made some for the sources: test/setup/precompiled-schemas.ts).
+    const forSources = process.env[SOURCES_PRECOMPILED_ENV];
+    delete process.env[SOURCES_PRECOMPILED_ENV];
+    try {
+      expect(defaultPrecompiledDir()).toBeUndefined();
+      const fromSources = await AdcpRegistry.open(tree);
+      expect(fromSources.precompiledState()).toBeUndefined();
+    } finally {
+      if (forSources !== undefined) process.env[SOURCES_PRECOMPILED_ENV] = forSources;
+    }
   }, 60_000);
 });
