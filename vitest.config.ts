@@ -29,8 +29,9 @@ export default defineConfig({
     // 2 cores (the same tree, a shared machine): forks 1,650 CPU-s, threads 1,363 CPU-s and 690–714 s wall.
     pool: 'threads',
     sequence: { sequencer: LongestFirst },
-    // The AdCP validators the in-process tests use, precompiled once per run (see the file).
-    globalSetup: ['test/setup/precompiled-schemas.ts'],
+    // dist/ rebuilt when stale, so the CLI runs the build and not the sources through tsx; the AdCP
+    // validators the in-process tests use, precompiled once per run (see the files).
+    globalSetup: ['test/setup/build.ts', 'test/setup/precompiled-schemas.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Under GitHub Actions, the runs these tests make must not append their summaries to the job's own.

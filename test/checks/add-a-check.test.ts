@@ -23,6 +23,8 @@ const COPIED = [
   'docs',
   'package.json',
   'tsconfig.json',
+  // The build's own config: vitest's setup builds dist/ in the copy as in a checkout (test/setup/build.ts).
+  'tsconfig.build.json',
   'vitest.config.ts',
   'test',
   'vectors',
