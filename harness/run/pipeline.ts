@@ -101,6 +101,8 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
       await judgeAll(chosen, captures, storyboards, ahead, judgeOne, suites, targets.length);
       // A failing read-only call is asked once more in a fresh session before it is reported (flaky).
       if (opts.reverify !== false && !interrupted.aborted) await reverify(chosen, captures, suites.judged, opts, schemaSource, interrupted);
+      // Every agent is judged: the idle judge worker's heap is not kept through vitest's cases and the reports.
+      await closeJudgeSandboxes();
       // The rest (re-verified, storyboards, replays), now that they are final.
       for (const [name, data] of suites.judged) await suites.write(ws, name, data);
       await ws.abandon(); // every judged agent's data is written: a suite still waiting has none coming
