@@ -75,8 +75,9 @@ describe.concurrent('hostile JSON answers', () => {
     const run = await runHostile('big-answer', [
       stdio('big-answer', { maxBytes: 16 * 1024 * 1024, timeouts: { call: 8000, agent: 15_000 } }),
     ]);
-    // Measured 710–820 MiB peak (≈ 60× the answer: the capture, the judge worker's copy, re-verification);
-    // bounded, but above the battery's 600 MiB: cutting it is open work (see the issue note).
+    // Measured ~505 MiB peak (the capture, its JSON handed to the judge worker, the worker's parse of it;
+    // 710–820 MiB before the bytes were transferred and a large capture's worker ended): bounded, but over
+    // the 450 MiB of the speed issue, and a loaded machine's GC runs later: the test allows 1 GiB.
     expectContained(run, { maxRssMiB: 1024 });
     expectFinding(run, 'big-answer', 'envelope.size', /structuredContent.*(bytes|MiB)/);
   });

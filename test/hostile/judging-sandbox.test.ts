@@ -11,7 +11,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import type { AgentCapture } from '../../harness/record/exchange.ts';
 import type { Outcome } from '../../harness/checks/check.ts';
-import { closeJudgeSandboxes, judgeInSandbox, type SandboxResult } from '../../harness/run/judge/judge-sandbox.ts';
+import {
+  closeJudgeSandboxes,
+  idleJudgeWorkers,
+  judgeInSandbox,
+  LARGE_CAPTURE_BYTES,
+  type SandboxResult,
+} from '../../harness/run/judge/judge-sandbox.ts';
 import { ERROR_CAP, sdkSchemaSource } from '../../harness/schemas/index.ts';
 import { probes, stdioAgent } from '../connect/agents.ts';
 
@@ -55,6 +61,24 @@ afterAll(async () => {
   process.off('unhandledRejection', onRejection);
   await closeJudgeSandboxes();
   expect(rejections).toEqual([]);
+});
+
+describe('the worker after a job', () => {
+  test('one that judged a large capture is ended, not kept idle (its grown heap would sit beside the next job); a small one is kept', async () => {
+    const small = await capture('clean');
+    await closeJudgeSandboxes();
+    const key = (o: Outcome) => `${o.check} ${o.tool} ${o.call} ${o.status}`;
+    const before = outcomesOf((await judged(small)).result).map(key);
+    expect(before.length).toBeGreaterThan(0);
+    expect(idleJudgeWorkers()).toBe(1);
+    // The same session with one more call whose arguments make the capture's JSON larger than the bound.
+    const first = small.exchanges[0]!;
+    const padded = { ...first, request: { ...first.request, arguments: { pad: 'x'.repeat(LARGE_CAPTURE_BYTES) } } };
+    const large: AgentCapture = { ...small, exchanges: [...small.exchanges, padded] };
+    // Judged the same (the transferred bytes arrived whole): every outcome of the small session is there.
+    expect(outcomesOf((await judged(large)).result).map(key)).toEqual(expect.arrayContaining(before));
+    expect(idleJudgeWorkers()).toBe(0);
+  });
 });
 
 describe('refused schemas are findings, and judging goes on', () => {

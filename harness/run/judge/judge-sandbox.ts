@@ -106,6 +106,9 @@ export function captureBytes(capture: AgentCapture): Uint8Array {
 // ---------------------------------------------------------------------------------------------------------
 // Idle workers kept between agents, by memory limit (a worker's limit is fixed at start).
 
+/** A capture this large (its JSON) leaves its worker ended, not idle (see the 'done' message below). */
+export const LARGE_CAPTURE_BYTES = 8 * 1024 * 1024;
+
 const idle = new Map<number, Worker[]>();
 let nextJob = 1;
 
@@ -131,6 +134,11 @@ function keepIdle(memoryMb: number, worker: Worker): void {
     const at = list.indexOf(worker);
     if (at >= 0) list.splice(at, 1);
   });
+}
+
+/** How many judge workers wait idle (tests). */
+export function idleJudgeWorkers(): number {
+  return [...idle.values()].reduce((n, list) => n + list.length, 0);
 }
 
 /** Terminate the idle judge workers (end of a run; tests). */
@@ -208,6 +216,7 @@ interface AttemptInput {
 
 /** One worker, one job: resolves with the outcomes, or why and where it was stopped. */
 function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput): Promise<Attempt> {
+  const large = bytes.byteLength >= LARGE_CAPTURE_BYTES;
   const reused = opts.reuse === false ? undefined : takeIdle(budget.memoryMb);
   const worker = reused ?? startWorker(budget.memoryMb);
   const id = nextJob++;
@@ -250,9 +259,9 @@ function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput)
     };
 
     const send = (): void => {
-      // Copied, not transferred: a later attempt sends the same bytes again.
+      // Transferred, not copied: one copy of a large capture's bytes at a time (a later attempt makes its own).
       const job: JudgeJob = { type: 'judge', id, capture: bytes, source, checks, blocked, progress };
-      worker.postMessage(job);
+      worker.postMessage(job, [bytes.buffer as ArrayBuffer]);
       phase = 'prepare';
       arm(budget.prepareMs, () =>
         fail(`preparing to judge took longer than ${budget.prepareMs} ms (loading the AdCP schemas; not the seller's budget)`),
@@ -288,8 +297,10 @@ function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput)
           return;
         case 'done': {
           if (m.id !== id) return;
-          // A worker that ends a job holding most of its heap is not given another agent.
-          const healthy = m.heapUsedMb < budget.memoryMb / 2;
+          // A worker that ends a job holding most of its heap is not given another agent; nor is one that
+          // judged a large capture: the heap it grew to stays with the thread (~170 MiB for 24 MB of answers,
+          // the run's peak when re-verification or the next agent is judged beside it), a new one costs ~0.5 s.
+          const healthy = m.heapUsedMb < budget.memoryMb / 2 && !large;
           finish(
             {
               ok: true,
@@ -341,18 +352,28 @@ function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput)
 export async function judgeInSandbox(capture: AgentCapture, opts: SandboxOptions): Promise<SandboxResult> {
   const budget = { ...DEFAULT_JUDGE_BUDGET, ...opts.budget };
   let checks: string[] | null;
-  let bytes: Uint8Array;
+  let bytes: Uint8Array | undefined;
+  const handOver = (err: unknown): SandboxResult => ({
+    ok: false,
+    reason: `the capture could not be handed to the judge: ${err instanceof Error ? err.message : String(err)}`,
+  });
   try {
     checks = selectedIds(opts.select);
     bytes = captureBytes(capture);
   } catch (err) {
-    return { ok: false, reason: `the capture could not be handed to the judge: ${err instanceof Error ? err.message : String(err)}` };
+    return handOver(err);
   }
   const blocked: Blocked[] = [];
   const retries = opts.retries ?? DEFAULT_RETRIES;
   for (;;) {
     if (opts.signal?.aborted) return { ok: false, reason: 'judging was interrupted before it started' };
+    try {
+      bytes ??= captureBytes(capture); // the last attempt's went to its worker
+    } catch (err) {
+      return handOver(err);
+    }
     const result = await attempt({ bytes, source: opts.schemaSource.spec, checks, blocked, budget, opts });
+    bytes = undefined;
     if (result.ok) {
       const notes = blocked.map(
         (b) =>

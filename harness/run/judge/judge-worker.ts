@@ -98,6 +98,7 @@ async function judge(job: JudgeJob): Promise<void> {
   const capture = JSON.parse(
     Buffer.from(job.capture.buffer, job.capture.byteOffset, job.capture.byteLength).toString('utf8'),
   ) as AgentCapture;
+  job.capture = new Uint8Array(0); // its bytes are not kept through the judging (they can be tens of MB)
   const notes: string[] = [];
   const ctx: CheckContext = {};
   const progress = progressWriter(job.progress);
