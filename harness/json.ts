@@ -71,6 +71,63 @@ export function safeStringify(v: unknown): string | null {
 }
 
 /**
+ * The first `maxChars` characters of JSON.stringify(v), without serializing the rest: an explicit stack
+ * that stops writing once it has them (a 16 MB answer's evidence excerpt costs its first kilobytes, not a
+ * 16 MB string per finding), and no recursion (an answer nested 200k levels deep shows its first levels).
+ * `complete` says whether that was the whole text. Throws on a BigInt, as JSON.stringify does.
+ */
+export function jsonPrefix(v: unknown, maxChars: number): { text: string; complete: boolean } {
+  type Frame = { v: unknown } | { array: unknown[]; at: number } | { object: object; keys: string[]; at: number; wrote: boolean };
+  let text = '';
+  const stack: Frame[] = [{ v }];
+  while (stack.length > 0) {
+    if (text.length > maxChars) return { text: text.slice(0, maxChars), complete: false };
+    const top = stack[stack.length - 1]!;
+    if ('v' in top) {
+      stack.pop();
+      const x = top.v;
+      if (x === null || x === undefined || typeof x === 'function' || typeof x === 'symbol') text += 'null';
+      else if (typeof x === 'bigint') throw new TypeError('Do not know how to serialize a BigInt');
+      else if (typeof x === 'string') {
+        // Written whole by JSON.stringify: a long one is cut before it is escaped.
+        text += x.length > maxChars ? JSON.stringify(x.slice(0, maxChars)).slice(0, -1) : JSON.stringify(x);
+      } else if (typeof x !== 'object') text += JSON.stringify(x);
+      else if (Array.isArray(x)) {
+        text += '[';
+        stack.push({ array: x, at: 0 });
+      } else {
+        text += '{';
+        stack.push({ object: x, keys: Object.keys(x), at: 0, wrote: false });
+      }
+    } else if ('array' in top) {
+      if (top.at >= top.array.length) {
+        stack.pop();
+        text += ']';
+      } else {
+        if (top.at > 0) text += ',';
+        stack.push({ v: top.array[top.at++] });
+      }
+    } else {
+      let next: { v: unknown } | undefined;
+      while (!next && top.at < top.keys.length) {
+        const key = top.keys[top.at++]!;
+        const value = own(top.object, key);
+        if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue; // JSON.stringify drops them
+        text += `${top.wrote ? ',' : ''}${JSON.stringify(key)}:`;
+        top.wrote = true;
+        next = { v: value };
+      }
+      if (next) stack.push(next);
+      else {
+        stack.pop();
+        text += '}';
+      }
+    }
+  }
+  return text.length > maxChars ? { text: text.slice(0, maxChars), complete: false } : { text, complete: true };
+}
+
+/**
  * UTF-8 bytes of a JSON value as JSON.stringify would serialize it, or null when it cannot be serialized.
  * Counted with an explicit stack, never by serializing: an answer nested 200k levels deep (which makes
  * JSON.stringify overflow the call stack) is measured like any other.

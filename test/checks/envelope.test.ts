@@ -10,7 +10,7 @@ import flat from '../../harness/checks/envelope/flat.ts';
 import isErrorType from '../../harness/checks/envelope/is-error-type.ts';
 import legacyStatusFields from '../../harness/checks/envelope/legacy-status-fields.ts';
 import reservedKeys, { findReservedKey } from '../../harness/checks/envelope/reserved-keys.ts';
-import { jsonBytes, jsonBytesWalk } from '../../harness/json.ts';
+import { jsonBytes, jsonBytesWalk, jsonPrefix } from '../../harness/json.ts';
 import size from '../../harness/checks/envelope/size.ts';
 import status from '../../harness/checks/envelope/status.ts';
 import structuredContentObject from '../../harness/checks/envelope/structured-content-object.ts';
@@ -335,5 +335,36 @@ describe('jsonBytes', () => {
     expect(() => JSON.stringify(deep)).toThrow(RangeError);
     expect(jsonBytes(deep)).toBe(2 * 200_000 + Buffer.byteLength('{"leaf":"é"}'));
     expect(jsonBytes({ n: 1n })).toBeNull();
+  });
+});
+
+describe('jsonPrefix', () => {
+  const samples: unknown[] = [
+    { status: 'completed', products: [{ id: 'p1', price: 1.5, tags: ['a', 'é', '😀'], x: null, n: -0, big: 1e21 }] },
+    ['\u0000\ud800', undefined, Infinity, NaN, true, false, { u: undefined, f: 1, g: () => 1 }],
+    JSON.parse('{"__proto__":{"k":"v"},"a":"\\\\","2":"two","1":"one"}'),
+    { empty: {}, none: [], s: 'line\nbreak "quoted"' },
+    '',
+    0,
+    null,
+  ];
+  test('writes exactly what JSON.stringify writes, and says it is complete', () => {
+    for (const v of samples) expect(jsonPrefix(v, 10_000)).toEqual({ text: JSON.stringify(v), complete: true });
+  });
+  test('cut at any length: the same first characters as JSON.stringify, marked incomplete', () => {
+    for (const v of samples) {
+      const whole = JSON.stringify(v);
+      for (let n = 0; n < whole.length; n++) expect(jsonPrefix(v, n)).toEqual({ text: whole.slice(0, n), complete: false });
+    }
+  });
+  test('an answer of 1,000,000 keys, a 5 MB string, 200k levels of nesting: only the first characters are written', () => {
+    const wide: Record<string, number> = {};
+    for (let i = 0; i < 1_000_000; i++) wide[`k${i}`] = i;
+    expect(jsonPrefix({ wide }, 40)).toEqual({ text: '{"wide":{"k0":0,"k1":1,"k2":2,"k3":3,"k4', complete: false });
+    expect(jsonPrefix({ s: 'x'.repeat(5_000_000) }, 10)).toEqual({ text: '{"s":"xxxx', complete: false });
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(jsonPrefix(deep, 5)).toEqual({ text: '[[[[[', complete: false });
+    expect(() => jsonPrefix({ n: 1n }, 100)).toThrow(TypeError);
   });
 });

@@ -4,7 +4,7 @@
 // string is bounded and redacted here, before any report sees it.
 import type { AgentCapture, Exchange } from '../../record/exchange.ts';
 import type { Evidence, RelatedCall, ReportOutcome } from '../../report/model.ts';
-import { isObject, own } from '../../json.ts';
+import { isObject, jsonPrefix, own } from '../../json.ts';
 import { sellerText } from '../../sanitize.ts';
 import { extractSuccess } from '../../extract/success.ts';
 import outputConformance from '../../checks/schema/output-conformance.ts';
@@ -15,8 +15,17 @@ const ANSWER_CHARS = 800;
 const STDERR_CHARS = 600;
 const DIAGNOSED_CHARS = 8192;
 
+/** answerTexts per call: a finding's related calls ask again for calls already shown (each can be MBs of answer). */
+const textsOf = new WeakMap<Exchange, readonly string[]>();
+
 /** Every text a seller put in its answer, in the order a reader looks at them. */
 export function answerTexts(x: Exchange): string[] {
+  let texts = textsOf.get(x);
+  if (!texts) textsOf.set(x, (texts = textsOfAnswer(x)));
+  return [...texts];
+}
+
+function textsOfAnswer(x: Exchange): string[] {
   const out: string[] = [];
   const outcome = x.outcome;
   if (outcome.kind === 'transport-error') {
@@ -46,7 +55,7 @@ export function answerTexts(x: Exchange): string[] {
     }
   }
   if (adcpError === undefined && structured !== undefined && own(result, 'isError') !== true)
-    out.unshift(`structuredContent: ${safeJson(structured)}`);
+    out.unshift(`structuredContent: ${mirrored ?? safeJson(structured)}`);
   return out;
 }
 
@@ -61,9 +70,11 @@ function sameJson(text: string, json: string | undefined): boolean {
 }
 
 function safeJson(v: unknown): string {
+  if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return String(v);
   try {
-    const s = JSON.stringify(v);
-    return s === undefined ? String(v) : s.length > 4 * ANSWER_CHARS ? `${s.slice(0, 4 * ANSWER_CHARS)}…` : s;
+    // Only the excerpt is written: a 16 MB answer is not serialized whole for every finding that shows it.
+    const { text, complete } = jsonPrefix(v, 4 * ANSWER_CHARS);
+    return complete ? text : `${text}…`;
   } catch {
     return '[unserializable]';
   }
