@@ -270,6 +270,8 @@ export class OutputSchemaCompiler {
   }
 
   private entry(tool: string, schema: unknown): Compiled {
+    const over = oversize(schema);
+    if (over) return { result: over, natives: '' };
     const { hash, weight } = this.hashOf(tool, schema);
     let entry = this.mine.get(hash);
     if (entry) return entry;
@@ -292,6 +294,8 @@ export class OutputSchemaCompiler {
 
   /** An uncalled tool's schema: everything `compileNow` finds, bar what only code generation shows. */
   private check(tool: string, schema: unknown): CompileResult {
+    const over = oversize(schema);
+    if (over) return over;
     const { hash } = this.hashOf(tool, schema);
     const known = this.mine.get(hash)?.result ?? this.cache.get(hash)?.result ?? this.cache.checkedResult(hash);
     if (known) return known;
@@ -301,19 +305,29 @@ export class OutputSchemaCompiler {
   }
 }
 
+/**
+ * A schema past the bounds, refused before anything walks it whole: the walk stops at the bounds, while the
+ * cache key (canonical JSON of the whole schema) of an 8 MB outputSchema nested 200k levels cost ~0.3 s and
+ * ~100 MB each time it was asked for.
+ */
+function oversize(schema: unknown): { ok: false; message: string } | undefined {
+  if (!isObject(schema)) return undefined;
+  const size = measure(schema);
+  if (size.nodes <= MAX_SCHEMA_NODES && size.depth <= MAX_SCHEMA_DEPTH) return undefined;
+  return {
+    ok: false,
+    message: `outputSchema is too large to compile (${size.nodes} nodes, depth ${size.depth}; limits ${MAX_SCHEMA_NODES} / ${MAX_SCHEMA_DEPTH})`,
+  };
+}
+
 /** The bounds, dialect and refusals every seller schema goes through first. */
 function precheck(schema: unknown): { ok: false; message: string } | { dialect: Dialect; schema: Record<string, unknown> } {
   if (!isObject(schema)) {
     const kind = schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema;
     return { ok: false, message: `outputSchema is not a JSON Schema object (found ${kind})` };
   }
-  const size = measure(schema);
-  if (size.nodes > MAX_SCHEMA_NODES || size.depth > MAX_SCHEMA_DEPTH) {
-    return {
-      ok: false,
-      message: `outputSchema is too large to compile (${size.nodes} nodes, depth ${size.depth}; limits ${MAX_SCHEMA_NODES} / ${MAX_SCHEMA_DEPTH})`,
-    };
-  }
+  const over = oversize(schema);
+  if (over) return over;
   const dialect = dialectOf(schema);
   if (typeof dialect !== 'string') {
     return {
