@@ -15,6 +15,8 @@
 //      (the "ideal" — every request 50 ms, 16 sessions at a time, nothing else — is printed beside it)
 //   5. peak RSS of `npm start` (the CLI's process, worker threads included)                    ≤ 250 MiB
 //      and its growth with the number of agents (1 → 16 → 64 HTTP agents) next to the report sizes
+//   6. peak RSS of a run of one hostile stdio seller per large or deep answer (deep nesting, deep
+//      outputSchemas, an error storm, 11.9 MB, 1,000,000 keys), each                          ≤ 450 MiB
 //   node bench/speed.mjs [--rounds N]        (`npm run bench` builds first, then runs this)
 //   node bench/speed.mjs --cli OTHER/bin/adcp-conformance.js --probe-via-run
 //                                            another checkout's CLI (e.g. before a change) against the same
@@ -331,6 +333,49 @@ const proxyReset = () => fetch(`${proxyUrl}/__bench/reset`, { method: 'POST' });
     unit: ' MiB',
     note: `peak RSS by HTTP agents ${growth.join(' · ')}`,
   });
+}
+// 6. Large and deep answers from a hostile stdio seller (test/hostile/servers/hostile-stdio.mjs), one run each:
+// peak RSS against 450 MiB, wall time against the agent's timeout + 20 s (issue 22). Not interleaved: the
+// figure is memory, which the machine's load does not move much.
+{
+  const HOSTILE = join(ROOT, 'test', 'hostile', 'servers', 'hostile-stdio.mjs');
+  const AGENT_MS = 15_000;
+  const cases = [
+    ['deep-nesting', 'structuredContent 200k levels deep'],
+    ['deep-schema', 'an outputSchema 10k levels deep'],
+    ['deep-schema-200k', 'an outputSchema 200k levels deep (8 MB tools/list)'],
+    ['schema-error-storm', 'an answer failing its outputSchema 400k times'],
+    ['big-answer', 'an 11.9 MB answer'],
+    ['many-keys', 'a 16 MB answer of 1,000,000 keys'],
+  ];
+  for (const [behaviour, what] of cases) {
+    const config = writeJson(`large-${behaviour}.json`, {
+      agents: [
+        {
+          name: behaviour,
+          transport: 'stdio',
+          command: process.execPath,
+          args: [HOSTILE, behaviour],
+          maxBytes: 20 * 1024 * 1024,
+          timeouts: { call: 8000, agent: AGENT_MS },
+        },
+      ],
+    });
+    const r = check(
+      behaviour,
+      await timed([CLI, 'run', '--config', config, '--out', join(work, `out-${behaviour}`)], { rss: true }),
+      [0, 1],
+    );
+    rows.push({
+      what: `peak RSS, ${behaviour}`,
+      harness: `${(r.peak / MiB).toFixed(0)} MiB`,
+      raw: '—',
+      ratio: r.peak / MiB,
+      bound: 450,
+      unit: ' MiB',
+      note: `${what}: ${fmt(r.ms)} spawn → exit (bound: the agent's ${AGENT_MS / 1000} s timeout + 20 s${r.ms > AGENT_MS + 20_000 ? ': OVER' : ''})`,
+    });
+  }
 }
 proxy.stop();
 seller.stop();

@@ -22,6 +22,7 @@
 //   duplicate-keys         the answer's JSON repeats keys: isError true then false, two structuredContent
 //   deep-nesting           structuredContent nested 200k arrays deep (400 KB)
 //   big-answer             an 11.9 MB structuredContent (run it with maxBytes raised)
+//   many-keys              a 15.9 MB structuredContent holding one object of 1,000,000 keys (maxBytes raised)
 //   retry-after-1e400      an AdCP error with "retry_after": 1e400 (JSON.parse makes it Infinity)
 //   products-120k          get_products: 120k empty products (360 KB) that fail the AdCP schema
 //   prototype-keys         __proto__ / constructor / prototype keys in the answer
@@ -44,6 +45,8 @@
 //   remote-ref             "$ref" to the trap host (never to be fetched)
 //   file-ref               "$ref" to file:///etc/passwd
 //   deep-schema            an outputSchema nested 10k levels deep
+//   deep-schema-200k       an outputSchema nested 200k levels deep (an 8 MB tools/list: maxBytes raised)
+//   schema-error-storm     an outputSchema whose items must be strings; answers 400k numbers (400k errors)
 //   async-schema           "$async": true
 //   huge-tools-list        2000 tools, each with a large outputSchema
 import { spawn } from 'node:child_process';
@@ -161,7 +164,8 @@ function toolsList(m) {
   const outputSchema = sellerSchema();
   if (outputSchema === '@@DEEP_SCHEMA@@') {
     // 10k levels of nested object schemas (~400 KB): a compiler that recurses per level overflows.
-    const deep = '{"type":"object","properties":{"a":'.repeat(10_000) + '{"type":"string"}' + '}}'.repeat(10_000);
+    const levels = behaviour === 'deep-schema-200k' ? 200_000 : 10_000;
+    const deep = '{"type":"object","properties":{"a":'.repeat(levels) + '{"type":"string"}' + '}}'.repeat(levels);
     return out(JSON.stringify(rpcResult(m.id, { tools: [{ ...base, outputSchema }] })).replace('"@@DEEP_SCHEMA@@"', deep) + '\n');
   }
   if (behaviour === 'answers-before-request') {
@@ -189,9 +193,12 @@ function sellerSchema() {
     case 'file-ref':
       return { type: 'object', properties: { note: { $ref: 'file:///etc/passwd' } } };
     case 'deep-schema':
+    case 'deep-schema-200k':
       return '@@DEEP_SCHEMA@@'; // spliced in as text by toolsList (JSON.stringify itself overflows at this depth)
     case 'async-schema':
       return { $async: true, type: 'object', properties: { note: { type: 'string' } } };
+    case 'schema-error-storm':
+      return { type: 'object', properties: { storm: { type: 'array', items: { type: 'string' } } } };
     default:
       return undefined;
   }
@@ -278,6 +285,15 @@ function call(m) {
       return send(
         rpcResult(m.id, { content: [{ type: 'text', text: 'a large catalog' }], structuredContent: capabilities(token, { catalog }) }),
       );
+    }
+    case 'many-keys': {
+      const keys = Array.from({ length: 1_000_000 }, (_, i) => `"k${i}":0`).join(',');
+      const text = JSON.stringify(rpcResult(m.id, callResult(capabilities(token, { wide: '@@W@@' }))));
+      return out(text.replace('"@@W@@"', `{${keys}}`) + '\n');
+    }
+    case 'schema-error-storm': {
+      const text = JSON.stringify(rpcResult(m.id, callResult(capabilities(token, { storm: '@@S@@' }))));
+      return out(text.replace('"@@S@@"', `[${Array(400_000).fill('0').join(',')}]`) + '\n');
     }
     case 'retry-after-1e400': {
       const text = JSON.stringify(
