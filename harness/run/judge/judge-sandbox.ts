@@ -17,7 +17,7 @@ import type { Outcome } from '../../checks/check.ts';
 import { catalogIds } from '../../checks/catalog-files.ts';
 import type { SchemaSource, SchemaSourceSpec } from '../../schemas/source.ts';
 import { describeSchemaStep } from '../../schemas/schema-step.ts';
-import type { Blocked, JudgeJob, WorkerMessage } from './judge-worker.ts';
+import type { Blocked, CaptureParts, JudgeJob, WorkerMessage } from './judge-worker.ts';
 import { PROGRESS_BYTES, readRunning, type Running } from './judge-progress.ts';
 
 export interface JudgeBudget {
@@ -96,12 +96,27 @@ function startWorker(memoryMb: number): Worker {
 
 // ---------------------------------------------------------------------------------------------------------
 // The capture, handed over as UTF-8 JSON bytes: one serialization on our side, one JSON.parse (iterative
-// in V8) on the worker's, no structured clone of a big object graph (which overflows on deep nesting).
+// in V8) on the worker's, no structured clone of a big object graph (which overflows on deep nesting); in
+// parts, one per exchange (captureParts).
 
 export function captureBytes(capture: AgentCapture): Uint8Array {
   // toJsonText keeps ±Infinity (a seller's `1e400`) as such, and never recurses on deep nesting.
   return new TextEncoder().encode(toJsonText(capture));
 }
+
+/**
+ * captureBytes, a part per exchange: neither side holds the whole capture as one string (a two-byte string
+ * when a seller's text is not Latin-1: twice its UTF-8 bytes) beside the capture and its bytes.
+ */
+export function captureParts(capture: AgentCapture): CaptureParts {
+  if (!Array.isArray(capture.exchanges)) return { frame: captureBytes(capture), exchanges: null };
+  const encoder = new TextEncoder();
+  const { exchanges, ...frame } = capture;
+  return { frame: encoder.encode(toJsonText(frame)), exchanges: exchanges.map((x) => encoder.encode(toJsonText(x))) };
+}
+
+const partsLength = (p: CaptureParts): number => p.frame.byteLength + (p.exchanges ?? []).reduce((n, b) => n + b.byteLength, 0);
+const partsBuffers = (p: CaptureParts): ArrayBuffer[] => [p.frame, ...(p.exchanges ?? [])].map((b) => b.buffer as ArrayBuffer);
 
 // ---------------------------------------------------------------------------------------------------------
 // Idle workers kept between agents, by memory limit (a worker's limit is fixed at start).
@@ -206,7 +221,7 @@ function blockFor(r: Running, limit: string): Blocked | undefined {
 }
 
 interface AttemptInput {
-  bytes: Uint8Array;
+  bytes: CaptureParts;
   source: SchemaSourceSpec;
   checks: string[] | null;
   blocked: Blocked[];
@@ -216,7 +231,7 @@ interface AttemptInput {
 
 /** One worker, one job: resolves with the outcomes, or why and where it was stopped. */
 function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput): Promise<Attempt> {
-  const large = bytes.byteLength >= LARGE_CAPTURE_BYTES;
+  const large = partsLength(bytes) >= LARGE_CAPTURE_BYTES;
   const reused = opts.reuse === false ? undefined : takeIdle(budget.memoryMb);
   const worker = reused ?? startWorker(budget.memoryMb);
   const id = nextJob++;
@@ -261,7 +276,7 @@ function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput)
     const send = (): void => {
       // Transferred, not copied: one copy of a large capture's bytes at a time (a later attempt makes its own).
       const job: JudgeJob = { type: 'judge', id, capture: bytes, source, checks, blocked, progress };
-      worker.postMessage(job, [bytes.buffer as ArrayBuffer]);
+      worker.postMessage(job, partsBuffers(bytes));
       phase = 'prepare';
       arm(budget.prepareMs, () =>
         fail(`preparing to judge took longer than ${budget.prepareMs} ms (loading the AdCP schemas; not the seller's budget)`),
@@ -352,14 +367,14 @@ function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput)
 export async function judgeInSandbox(capture: AgentCapture, opts: SandboxOptions): Promise<SandboxResult> {
   const budget = { ...DEFAULT_JUDGE_BUDGET, ...opts.budget };
   let checks: string[] | null;
-  let bytes: Uint8Array | undefined;
+  let bytes: CaptureParts | undefined;
   const handOver = (err: unknown): SandboxResult => ({
     ok: false,
     reason: `the capture could not be handed to the judge: ${err instanceof Error ? err.message : String(err)}`,
   });
   try {
     checks = selectedIds(opts.select);
-    bytes = captureBytes(capture);
+    bytes = captureParts(capture);
   } catch (err) {
     return handOver(err);
   }
@@ -368,7 +383,7 @@ export async function judgeInSandbox(capture: AgentCapture, opts: SandboxOptions
   for (;;) {
     if (opts.signal?.aborted) return { ok: false, reason: 'judging was interrupted before it started' };
     try {
-      bytes ??= captureBytes(capture); // the last attempt's went to its worker
+      bytes ??= captureParts(capture); // the last attempt's went to its worker
     } catch (err) {
       return handOver(err);
     }

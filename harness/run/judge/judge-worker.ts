@@ -16,8 +16,8 @@ import { stateRuleIds } from './session-facts.ts';
 export interface JudgeJob {
   type: 'judge';
   id: number;
-  /** The capture as UTF-8 JSON (copied to the worker: a retry sends the same bytes). */
-  capture: Uint8Array;
+  /** The capture as UTF-8 JSON, in parts (judge-sandbox.ts captureParts), transferred to the worker. */
+  capture: CaptureParts;
   source: SchemaSourceSpec;
   /** Check ids to run; null = all. */
   checks: string[] | null;
@@ -25,6 +25,12 @@ export interface JudgeJob {
   blocked: Blocked[];
   /** Where the worker says which step it is running (judge-progress.ts), read by the sandbox only when it stops it. */
   progress: SharedArrayBuffer;
+}
+
+/** The capture's JSON in parts: the capture without its exchanges, then each exchange (null: not an array). */
+export interface CaptureParts {
+  frame: Uint8Array;
+  exchanges: Uint8Array[] | null;
 }
 
 export type Blocked =
@@ -54,6 +60,8 @@ const post = (m: WorkerMessage): void => port.postMessage(m);
 const errorText = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
 
 const SESSION = 'the session';
+
+const utf8 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
 
 /**
  * The catalog with each judge announcing itself first (a deadline then names the check that was running)
@@ -95,10 +103,17 @@ function announced(checks: readonly Check[], blocked: readonly Blocked[], progre
 async function judge(job: JudgeJob): Promise<void> {
   const { id } = job;
   post({ type: 'phase', id, phase: 'prepare' });
-  const capture = JSON.parse(
-    Buffer.from(job.capture.buffer, job.capture.byteOffset, job.capture.byteLength).toString('utf8'),
-  ) as AgentCapture;
-  job.capture = new Uint8Array(0); // its bytes are not kept through the judging (they can be tens of MB)
+  // Part by part, each part's bytes dropped once parsed: no one string holds a large capture whole.
+  const parts = job.capture;
+  job.capture = { frame: new Uint8Array(0), exchanges: null };
+  const capture = JSON.parse(utf8(parts.frame)) as AgentCapture;
+  if (parts.exchanges) {
+    const exchanges = parts.exchanges;
+    capture.exchanges = exchanges.map((bytes, i) => {
+      exchanges[i] = new Uint8Array(0);
+      return JSON.parse(utf8(bytes)) as Exchange;
+    });
+  }
   const notes: string[] = [];
   const ctx: CheckContext = {};
   const progress = progressWriter(job.progress);
