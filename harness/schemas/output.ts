@@ -189,8 +189,8 @@ export class OutputSchemaCache {
 export const sharedOutputSchemas = new OutputSchemaCache();
 
 export class OutputSchemaCompiler {
-  /** tool → the schema object last seen, its hash and weight (hashing is linear in the schema; do it once). */
-  private readonly byTool = new Map<string, { schema: unknown; hash: string; weight: number }>();
+  /** Per tool, the schema object last seen and its cache key (linear in the schema: once) — or, past the bounds, its refusal. */
+  private readonly byTool = new Map<string, { schema: unknown; hash: string; weight: number; over?: { ok: false; message: string } }>();
   /** The entries this agent used, whichever generation of the cache they came from (and those too heavy to share). */
   private readonly mine = new Map<string, Compiled>();
   private readonly cache: OutputSchemaCache;
@@ -261,18 +261,18 @@ export class OutputSchemaCompiler {
     }
   }
 
-  private hashOf(tool: string, schema: unknown): { hash: string; weight: number } {
+  private hashOf(tool: string, schema: unknown): { hash: string; weight: number; over?: { ok: false; message: string } } {
     const seen = this.byTool.get(tool);
     if (seen && seen.schema === schema) return seen;
-    const hashed = { schema, ...hashAndWeight(schema) };
+    const over = oversize(schema);
+    const hashed = over ? { schema, hash: '', weight: 0, over } : { schema, ...hashAndWeight(schema) };
     this.byTool.set(tool, hashed);
     return hashed;
   }
 
   private entry(tool: string, schema: unknown): Compiled {
-    const over = oversize(schema);
+    const { hash, weight, over } = this.hashOf(tool, schema);
     if (over) return { result: over, natives: '' };
-    const { hash, weight } = this.hashOf(tool, schema);
     let entry = this.mine.get(hash);
     if (entry) return entry;
     // Asked before the shared cache: a step left out of this agent's retry stays out, whoever compiled it since.
@@ -294,9 +294,8 @@ export class OutputSchemaCompiler {
 
   /** An uncalled tool's schema: everything `compileNow` finds, bar what only code generation shows. */
   private check(tool: string, schema: unknown): CompileResult {
-    const over = oversize(schema);
+    const { hash, over } = this.hashOf(tool, schema);
     if (over) return over;
-    const { hash } = this.hashOf(tool, schema);
     const known = this.mine.get(hash)?.result ?? this.cache.get(hash)?.result ?? this.cache.checkedResult(hash);
     if (known) return known;
     const result = checkNow(schema, this.cache);

@@ -367,14 +367,12 @@ function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput)
 export async function judgeInSandbox(capture: AgentCapture, opts: SandboxOptions): Promise<SandboxResult> {
   const budget = { ...DEFAULT_JUDGE_BUDGET, ...opts.budget };
   let checks: string[] | null;
-  let bytes: CaptureParts | undefined;
   const handOver = (err: unknown): SandboxResult => ({
     ok: false,
     reason: `the capture could not be handed to the judge: ${err instanceof Error ? err.message : String(err)}`,
   });
   try {
     checks = selectedIds(opts.select);
-    bytes = captureParts(capture);
   } catch (err) {
     return handOver(err);
   }
@@ -382,13 +380,14 @@ export async function judgeInSandbox(capture: AgentCapture, opts: SandboxOptions
   const retries = opts.retries ?? DEFAULT_RETRIES;
   for (;;) {
     if (opts.signal?.aborted) return { ok: false, reason: 'judging was interrupted before it started' };
+    // Serialized for each attempt: the last attempt's bytes were transferred to its worker.
+    let bytes: CaptureParts;
     try {
-      bytes ??= captureParts(capture); // the last attempt's went to its worker
+      bytes = captureParts(capture);
     } catch (err) {
       return handOver(err);
     }
     const result = await attempt({ bytes, source: opts.schemaSource.spec, checks, blocked, budget, opts });
-    bytes = undefined;
     if (result.ok) {
       const notes = blocked.map(
         (b) =>
