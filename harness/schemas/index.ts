@@ -104,6 +104,9 @@ export async function createSchemaService(
   } catch (e) {
     unavailable = `${source.label}: ${errorText(e)}`;
   }
+  // The webhook payload schema is loaded (or compiled) with the called tasks' when deliveries arrived (our
+  // own work, before the budget).
+  const webhooks = Array.isArray(capture.webhooks?.deliveries) && capture.webhooks.deliveries.length > 0;
   const chosen = chooseAdcpVersion(capture, available);
   const choice = chosen.version ? { ...chosen, reason: `${chosen.reason} · ${await releaseLine(source, chosen.version)}` } : chosen;
   let registry: AdcpRegistry | undefined;
@@ -112,7 +115,7 @@ export async function createSchemaService(
       registry = await registryFor(source, choice.version);
       await registry.prepare(toolsOf(capture));
       // The build's precompiled validators of the called tasks, where the tree is one it compiled.
-      await registry.preload(calledTools(capture));
+      await registry.preload(calledTools(capture), webhooks ? [registry.webhookPayloadId()] : []);
     } catch (e) {
       unavailable = `AdCP ${choice.version} schemas from ${source.label} could not be loaded: ${errorText(e)}`;
       registry = undefined;
@@ -142,8 +145,6 @@ export async function createSchemaService(
   const vocabulary: ErrorVocabulary = registry ? await loadErrorVocabulary(registry.tree) : { skip: unavailable ?? 'no AdCP schemas' };
   const ownWork: OwnWork = options.ownWork ?? ((_what, work) => work());
   const hooks = { onStep: options.onStep ?? (() => {}), ownWork, blocked: options.blocked ?? (() => undefined) };
-  // The webhook payload schema is compiled with the called tasks' when deliveries arrived (our own work, before the budget).
-  const webhooks = Array.isArray(capture.webhooks?.deliveries) && capture.webhooks.deliveries.length > 0;
   return { ...buildService(choice, registry, unavailable, calledTools(capture), hooks, others, webhooks), errorCodes: () => vocabulary };
 }
 
@@ -242,7 +243,7 @@ function buildService(
 
     validateWebhookPayload(payload: Record<string, unknown>): { errors: SchemaError[]; omitted?: number } | { skip: string } {
       if (!registry) return { skip: unavailable ?? 'no AdCP schemas' };
-      const id = `${registry.tree.idPrefix}core/mcp-webhook-payload.json`;
+      const id = registry.webhookPayloadId();
       if (!registry.has(id)) return { skip: `AdCP ${registry.version} has no core/mcp-webhook-payload.json` };
       const validate = registry.validator(id);
       if (typeof validate === 'string') return { skip: validate };
@@ -275,7 +276,7 @@ function buildService(
       }
       // mcp-webhook-payload refers to every async response: a compile of seconds on a loaded machine, which
       // must not run in webhook.delivery's budget (the seller's) nor leave it untested.
-      const webhookPayload = `${registry.tree.idPrefix}core/mcp-webhook-payload.json`;
+      const webhookPayload = registry.webhookPayloadId();
       if (webhooks && registry.has(webhookPayload) && typeof registry.validator(webhookPayload) !== 'string') ready++;
       return ready;
     },

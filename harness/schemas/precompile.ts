@@ -39,6 +39,9 @@ const standaloneCode: StandaloneCode =
 /** The module the `uniqueItems` keyword comes from, as `importSpecifier` is asked for it. */
 export const UNIQUE_ITEMS_MODULE = '#unique-items';
 
+/** The module name of the webhook payload's validator (no task is named so: task names are snake_case). */
+const WEBHOOK_PAYLOAD_MODULE = 'mcp-webhook-payload';
+
 export interface PrecompileOptions {
   outDir: string;
   /** The trees to compile; default: every tree of the default schema source (shipped adcp-schemas/, then @adcp/sdk). */
@@ -126,10 +129,17 @@ async function compileTree(
   /** Functions whose code reaches for the Ajv instance (`self`), which standalone code does not have. */
   const needSelf = new Set<string>();
   const taken = new Set<string>();
-  for (const tool of registry.taskNames()) {
+  // One module per task (its response and async statuses), then one for what the judge validates
+  // besides task responses: the webhook payload, which refers to every async response (~0.4 CPU-s to
+  // compile at each run that received a delivery).
+  const groups: Array<[string, string[]]> = registry.taskNames().map((tool) => {
     const task = registry.task(tool)!;
+    return [tool, [task.response, ...Object.values(task.async)]];
+  });
+  groups.push([WEBHOOK_PAYLOAD_MODULE, [registry.webhookPayloadId()]]);
+  for (const [tool, ids] of groups) {
     const refs: Record<string, string> = {};
-    for (const id of [task.response, ...Object.values(task.async)]) {
+    for (const id of ids) {
       if (!registry.has(id) || Object.hasOwn(entry.ids, id) || Object.values(refs).includes(id)) continue;
       const v = registry.validator(id);
       if (typeof v === 'string') report.skipped.push(`${tool}: ${v}`);

@@ -149,6 +149,11 @@ export class AdcpRegistry {
     return [...this.tasks.keys()];
   }
 
+  /** The `$id` of core/mcp-webhook-payload.json in this tree (present or not: see `has`). */
+  webhookPayloadId(): string {
+    return `${this.tree.idPrefix}core/mcp-webhook-payload.json`;
+  }
+
   has(id: string): boolean {
     return this.added.has(id);
   }
@@ -176,13 +181,14 @@ export class AdcpRegistry {
    * Load the precompiled validators of these tools' response schemas (a tree the build precompiled; else
    * nothing to do). Never rejects: a module that does not load leaves its schemas to `validator()`'s compile.
    */
-  async preload(tools: Iterable<string>): Promise<void> {
+  async preload(tools: Iterable<string>, extra: Iterable<string> = []): Promise<void> {
     if (!this.precompiled) return;
     const ids: string[] = [];
     for (const tool of tools) {
       const t = this.tasks.get(tool);
       if (t) for (const id of [t.response, ...Object.values(t.async)]) if (this.added.has(id)) ids.push(id);
     }
+    for (const id of extra) if (this.added.has(id)) ids.push(id);
     await this.precompiled.load(ids);
   }
 

@@ -176,7 +176,7 @@ function raw(validate: ValidateFunction, payload: unknown): Outcome {
 async function openBoth(tree: SchemaTree): Promise<{ pre: AdcpRegistry; compiled: AdcpRegistry }> {
   const pre = await AdcpRegistry.open(tree, { precompiled: outDir });
   const compiled = await AdcpRegistry.open(tree, { precompiled: null });
-  await pre.preload(pre.taskNames());
+  await pre.preload(pre.taskNames(), [pre.webhookPayloadId()]);
   return { pre, compiled };
 }
 
@@ -186,6 +186,8 @@ function taskIds(registry: AdcpRegistry): Array<{ tool: string; id: string }> {
     const t = registry.task(tool)!;
     for (const id of [t.response, ...Object.values(t.async)]) if (registry.has(id)) out.push({ tool, id });
   }
+  // What the judge validates besides task responses: the webhook payload (in 3.0 trees).
+  if (registry.has(registry.webhookPayloadId())) out.push({ tool: 'mcp-webhook-payload', id: registry.webhookPayloadId() });
   return out;
 }
 
@@ -206,6 +208,9 @@ describe('precompiled AdCP validators', () => {
       expect(t.ids).toBeGreaterThan(10);
     }
     const manifest = JSON.parse(await readFile(path.join(outDir, MANIFEST_FILE), 'utf8')) as PrecompiledManifest;
+    // The webhook payload's validator too, in its own module, wherever the tree has the schema.
+    const t30 = manifest.trees.find((t) => t.version.startsWith('3.0'))!;
+    expect(t30.ids[`${t30.idPrefix}core/mcp-webhook-payload.json`]?.file).toBe('mcp-webhook-payload.mjs');
     const any = manifest.trees[0]!;
     const code = await readFile(path.join(outDir, any.dir, Object.values(any.ids)[0]!.file), 'utf8');
     // Ajv's require() of its helpers, given a require; the error cap in the code; no Ajv instance.
