@@ -13,6 +13,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { redact, usableSecrets } from '../config/redact.ts';
+import { ByteTail } from './byte-tail.ts';
 import { adoptEarly, spawnServer } from './stdio-spawn.ts';
 
 export const STDERR_TAIL_BYTES = 64 * 1024;
@@ -24,6 +25,9 @@ export const EXIT_CLOSE_WAIT_MS = 200;
 export const MAX_PENDING_STDIN_BYTES = 4 * 1024 * 1024;
 /** Characters of stderr kept per call window. */
 export const STDERR_DURING_CHARS = 4096;
+/** Bytes of one stderr chunk decoded for the call windows: ≥ 3 × STDERR_DURING_CHARS + 3 fill any window. */
+const WINDOW_BYTES = 4 * STDERR_DURING_CHARS;
+const isContinuation = (byte: number): boolean => (byte & 0xc0) === 0x80;
 
 export interface StdioTransportOptions {
   command: string;
@@ -69,10 +73,10 @@ export class HarnessStdioTransport implements Transport {
   private child?: ChildProcess;
   private closing = false;
   private closed?: Promise<void>;
-  private stderrTail = '';
-  /** Set once the tail was cut at its start. */
-  private stderrCut = false;
-  private readonly stderrDecoder = new StringDecoder('utf8');
+  /** Enough of stderr's last bytes for its last STDERR_TAIL_BYTES characters (decoded when read). */
+  private readonly stderrBytes = new ByteTail(3 * STDERR_TAIL_BYTES);
+  /** Decodes stderr for the open call windows (none while no window is open). */
+  private windowDecoder: StringDecoder | undefined;
   private lineChunks: Buffer[] = [];
   private lineBytes = 0;
   private discarding = false;
@@ -93,7 +97,8 @@ export class HarnessStdioTransport implements Transport {
   get stderr(): string {
     const secrets = usableSecrets(this.opts.secrets ?? []);
     // A secret that began before the cut point ends within the first (longest - 1) characters.
-    const tail = this.stderrCut ? this.stderrTail.slice(this.secretReach()) : this.stderrTail;
+    const { text, cut } = this.stderrBytes.text(STDERR_TAIL_BYTES);
+    const tail = cut ? text.slice(this.secretReach()) : text;
     return redact(tail, secrets);
   }
 
@@ -285,7 +290,25 @@ export class HarnessStdioTransport implements Transport {
   }
 
   private onStderr(chunk: Buffer): void {
-    const text = this.stderrDecoder.write(chunk);
+    this.stderrBytes.push(chunk);
+    let open = false;
+    for (const w of this.windows) open ||= !w.cut;
+    if (!open) {
+      // No window to fill: the next one decodes afresh (from a character's start: it collects from now on).
+      this.windowDecoder = undefined;
+      return;
+    }
+    let data = chunk;
+    if (!this.windowDecoder) {
+      this.windowDecoder = new StringDecoder('utf8');
+      let start = 0;
+      while (start < Math.min(3, data.length) && isContinuation(data[start]!)) start++;
+      data = data.subarray(start);
+    }
+    // WINDOW_BYTES decode to more than STDERR_DURING_CHARS units: a longer chunk fills every open window.
+    const whole = data.length <= WINDOW_BYTES;
+    const text = this.windowDecoder.write(whole ? data : data.subarray(0, WINDOW_BYTES));
+    if (!whole) this.windowDecoder = undefined;
     for (const w of this.windows) {
       if (w.cut) continue;
       w.text += text;
@@ -293,11 +316,6 @@ export class HarnessStdioTransport implements Transport {
         w.text = w.text.slice(0, STDERR_DURING_CHARS);
         w.cut = true;
       }
-    }
-    this.stderrTail += text;
-    if (this.stderrTail.length > STDERR_TAIL_BYTES) {
-      this.stderrTail = this.stderrTail.slice(-STDERR_TAIL_BYTES);
-      this.stderrCut = true;
     }
   }
 
