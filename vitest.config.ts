@@ -28,6 +28,14 @@ export default defineConfig({
     // Worker threads, not forked processes: a file's imports cost a thread, not a process start-up. Measured on
     // 2 cores (the same tree, a shared machine): forks 1,650 CPU-s, threads 1,363 CPU-s and 690–714 s wall.
     pool: 'threads',
+    // A worker thread runs its files one after another in one module graph, not a fresh graph per file:
+    // each file reloaded the harness, the MCP SDK, zod and Ajv (vitest's "import" 61–73 s per run, 19 s
+    // now). Measured on 2 cores, the whole suite back to back: 464 s wall and 863 CPU-s isolated, 415–421
+    // s and 769–775 CPU-s not. What a file leaves behind is the harness's own content-keyed caches (the
+    // threads end at 0.2–0.9 GB of heap; the process peaks at ~4.7 GB against ~3.5). Tests that change
+    // process-wide state restore it (env, spies: restoreMocks below).
+    isolate: false,
+    restoreMocks: true,
     sequence: { sequencer: LongestFirst },
     // dist/ rebuilt when stale, so the CLI runs the build and not the sources through tsx; the AdCP
     // validators the in-process tests use, precompiled once per run (see the files).
