@@ -36,6 +36,9 @@ export default defineConfig({
     // process-wide state restore it (env, spies: restoreMocks below).
     isolate: false,
     restoreMocks: true,
+    // The validators the tests precompile (megabytes of generated JavaScript) load natively, not through
+    // vite's transform: test/setup/native-precompiled.ts.
+    server: { deps: { external: [/[\\/]adcp-conformance-native-precompiled-[^\\/]+[\\/]/] } },
     sequence: { sequencer: LongestFirst },
     // dist/ rebuilt when stale, so the CLI runs the build and not the sources through tsx; the AdCP
     // validators the in-process tests use, precompiled once per run (see the files).

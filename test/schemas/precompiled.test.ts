@@ -5,14 +5,12 @@
 // the same verdict, the same `errors` array and the same cap behaviour. And they are used only for the
 // tree they were made from.
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isCapStop, validateBounded } from '../../harness/schemas/bounded.ts';
-import { precompile, UNIQUE_ITEMS_MODULE, type PrecompileReport } from '../../harness/schemas/precompile.ts';
+import { precompile, type PrecompileReport } from '../../harness/schemas/precompile.ts';
 import {
   defaultPrecompiledDir,
   MANIFEST_FILE,
@@ -21,15 +19,8 @@ import {
 } from '../../harness/schemas/precompiled.ts';
 import { AdcpRegistry } from '../../harness/schemas/registry.ts';
 import { dirSchemaSource, sdkSchemaSource, type SchemaTree } from '../../harness/schemas/source.ts';
-import { minimal30, PROJECT_ROOT } from './helpers.ts';
-
-const require = createRequire(import.meta.url);
-
-/** The generated code outside dist/ names its modules absolutely (a temp directory has no node_modules). */
-function absoluteImports(module: string): string {
-  if (module === UNIQUE_ITEMS_MODULE) return pathToFileURL(path.join(PROJECT_ROOT, 'harness', 'schemas', 'unique-items.ts')).href;
-  return require.resolve(module);
-}
+import { minimal30 } from './helpers.ts';
+import { NATIVE_PRECOMPILED_PREFIX, precompiledImports } from '../setup/native-precompiled.ts';
 
 let outDir: string;
 let scratch: string;
@@ -37,11 +28,12 @@ let report: PrecompileReport;
 const trees = new Map<string, SchemaTree>();
 
 beforeAll(async () => {
-  outDir = await mkdtemp(path.join(tmpdir(), 'adcp-precompiled-'));
+  const { native, importSpecifier } = precompiledImports();
+  outDir = await mkdtemp(path.join(tmpdir(), native ? NATIVE_PRECOMPILED_PREFIX : 'adcp-precompiled-'));
   scratch = await mkdtemp(path.join(tmpdir(), 'adcp-precompiled-trees-'));
   const source = sdkSchemaSource();
   for (const v of await source.versions()) trees.set(v, await source.openTree(v));
-  report = await precompile({ outDir, trees: [...trees.values()], importSpecifier: absoluteImports });
+  report = await precompile({ outDir, trees: [...trees.values()], importSpecifier });
 }, 120_000);
 
 afterAll(async () => {

@@ -6,34 +6,28 @@
 // the equivalence of precompiled and compiled validators is test/schemas/precompiled.test.ts's.
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { precompile, UNIQUE_ITEMS_MODULE } from '../../harness/schemas/precompile.ts';
+import { fileURLToPath } from 'node:url';
+import { precompile } from '../../harness/schemas/precompile.ts';
 import { SOURCES_PRECOMPILED_ENV } from '../../harness/schemas/precompiled.ts';
 import { defaultSchemaSource, dirSchemaSource, type SchemaSource, type SchemaTree } from '../../harness/schemas/source.ts';
+import { NATIVE_PRECOMPILED_PREFIX, precompiledImports } from './native-precompiled.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SHARED_3_1 = path.resolve(ROOT, '..', 'shared', 'adcp', 'schemas', '3.1.19');
-const require = createRequire(import.meta.url);
-
-/** The generated modules live outside the project (no node_modules above them): name what they load absolutely. */
-function absoluteImports(module: string): string {
-  if (module === UNIQUE_ITEMS_MODULE) return pathToFileURL(path.join(ROOT, 'harness', 'schemas', 'unique-items.ts')).href;
-  return require.resolve(module);
-}
 
 async function treesOf(source: SchemaSource): Promise<SchemaTree[]> {
   return Promise.all((await source.versions()).map((v) => source.openTree(v)));
 }
 
 export default async function setup(): Promise<() => Promise<void>> {
-  const outDir = await mkdtemp(path.join(tmpdir(), 'adcp-conformance-test-precompiled-'));
+  const { native, importSpecifier } = precompiledImports();
+  const outDir = await mkdtemp(path.join(tmpdir(), native ? NATIVE_PRECOMPILED_PREFIX : 'adcp-conformance-test-precompiled-'));
   const trees = await treesOf(defaultSchemaSource());
   if (existsSync(path.join(SHARED_3_1, 'index.json'))) trees.push(...(await treesOf(dirSchemaSource(SHARED_3_1))));
   try {
-    await precompile({ outDir, trees, importSpecifier: absoluteImports });
+    await precompile({ outDir, trees, importSpecifier });
     process.env[SOURCES_PRECOMPILED_ENV] = outDir;
   } catch (e) {
     // Not a test failure: the registries compile at run time, as they would without this.
