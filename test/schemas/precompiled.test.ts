@@ -30,7 +30,8 @@ const trees = new Map<string, SchemaTree>();
 beforeAll(async () => {
   const { native, importSpecifier } = precompiledImports();
   outDir = await mkdtemp(path.join(tmpdir(), native ? NATIVE_PRECOMPILED_PREFIX : 'adcp-precompiled-'));
-  scratch = await mkdtemp(path.join(tmpdir(), 'adcp-precompiled-trees-'));
+  // Copies of the modules are made there too: loaded natively as well.
+  scratch = await mkdtemp(path.join(tmpdir(), native ? `${NATIVE_PRECOMPILED_PREFIX}trees-` : 'adcp-precompiled-trees-'));
   const source = sdkSchemaSource();
   for (const v of await source.versions()) trees.set(v, await source.openTree(v));
   report = await precompile({ outDir, trees: [...trees.values()], importSpecifier });
