@@ -1,7 +1,8 @@
 // Timeouts measure the seller, not the harness: while the harness's main thread is blocked past a call's
-// (or the connect) timeout, a seller that answers at once is read, not timed out — over stdio and HTTP —
+// (or the connect) timeout, a seller that answers promptly is read, not timed out — over stdio and HTTP —
 // and a seller that never answers still times out, after the timeout's length on the seller's clock.
 // The blocks are real (a busy loop on this thread) and the sellers real processes; no timer is faked.
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import type { AgentConfig, HttpAgentConfig, Probe, StdioAgentConfig } from '../../harness/config/types.ts';
@@ -13,6 +14,11 @@ import { sellerProxy } from './proxy.helpers.ts';
 
 const BLOCK_MS = 1500;
 const CALL_MS = 500;
+/** How long a prompt seller's answer is held back (well within CALL_MS), and when the block begins. */
+const HOLD_MS = 300;
+const BLOCK_AFTER_MS = 100;
+const RPC_STDIO = fileURLToPath(new URL('../hostile/servers/rpc-stdio.mjs', import.meta.url));
+const CAPABILITIES: Probe = { tool: 'get_adcp_capabilities', arguments: {}, intent: 'valid' };
 /** The connect test's timeout: the proxy and a seller on a loaded machine answer well within it, the block outlasts it. */
 const CONNECT_MS = 2000;
 const PRODUCTS: Probe = { tool: 'get_products', arguments: { buying_mode: 'brief', brief: 'sports' }, intent: 'valid' };
@@ -37,15 +43,18 @@ function httpAgent(url: string, probes: Probe[]): HttpAgentConfig {
   return { ...base, name: 'http', transport: 'http', url, headers: {}, timeouts: timeouts(20_000), probes };
 }
 
-/** Captures the agent, blocking the thread for BLOCK_MS just after the progress step `at` (the request is on its way). */
-async function captureBlockedAt(agent: AgentConfig, at: string): Promise<{ capture: AgentCapture; blocked: boolean }> {
+/** Captures the agent, blocking the thread for BLOCK_MS `afterMs` after the progress step `at` (at once: the request is on its way). */
+async function captureBlockedAt(agent: AgentConfig, at: string, afterMs?: number): Promise<{ capture: AgentCapture; blocked: boolean }> {
   let blocked = false;
   const capture = await captureAgent(agent, {
     scenarios: false,
     onProgress: ({ step }) => {
       if (step !== at || blocked) return;
       blocked = true;
-      setImmediate(() => block(BLOCK_MS));
+      // In the loop's check phase, as a burst of the harness's own work would be: the next turn of the loop
+      // starts with its timers (a plain timer would fire there, before the poll reads the answer).
+      if (afterMs === undefined) setImmediate(() => block(BLOCK_MS));
+      else setTimeout(() => setImmediate(() => block(BLOCK_MS)), afterMs);
     },
   });
   return { capture, blocked };
@@ -76,22 +85,35 @@ describe('the seller clock', () => {
 
 describe('the harness blocked past the timeout while the seller answers at once', () => {
   /**
-   * The call to get_products, with the block inside it: on a loaded machine the block may land after a
-   * prompt answer was already read (nothing proven), so that capture is made again, at most three times.
+   * The call, with the block inside it: the seller's answer is held HOLD_MS (well within the call timeout)
+   * and the block begins BLOCK_AFTER_MS after the call's progress step, once the request is out, so it
+   * covers the answer's arrival and the timeout. (Blocking at once after the step raced the request's
+   * write and the answer's read on a loaded machine.) Should the request still leave after the block
+   * began (nothing proven), the capture is made again, at most three times.
    */
-  async function blockedCall(agent: AgentConfig): Promise<Exchange> {
+  async function blockedCall(agent: AgentConfig, tool: string): Promise<Exchange> {
     let x: Exchange | undefined;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const { capture, blocked } = await captureBlockedAt(agent, 'call get_products');
+      const { capture, blocked } = await captureBlockedAt(agent, `call ${tool}`, BLOCK_AFTER_MS);
       expect(blocked).toBe(true);
-      x = capture.exchanges.find((e) => e.tool === 'get_products')!;
+      x = capture.exchanges.find((e) => e.tool === tool)!;
       if (x.outcome.kind !== 'result' || x.durationMs >= BLOCK_MS - 50) break;
     }
     return x!;
   }
 
   test('stdio: the call is answered, not timed out', async () => {
-    const x = await blockedCall(stdioAgent([PRODUCTS]));
+    const agent: StdioAgentConfig = {
+      ...base,
+      name: 'stdio',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [RPC_STDIO, 'hold-answer', String(HOLD_MS)],
+      env: {},
+      timeouts: timeouts(20_000),
+      probes: [CAPABILITIES],
+    };
+    const x = await blockedCall(agent, CAPABILITIES.tool);
     expect(x.outcome.kind, JSON.stringify(x.outcome).slice(0, 300)).toBe('result');
     // The answer waited behind the block: the call took the block's length, three times the timeout.
     expect(x.durationMs).toBeGreaterThanOrEqual(BLOCK_MS - 50);
@@ -99,11 +121,14 @@ describe('the harness blocked past the timeout while the seller answers at once'
 
   test('HTTP: the call is answered, not timed out', async () => {
     const seller = await startHttpSeller();
+    const held = await sellerProxy(seller.url, { hold: { method: 'tools/call', ms: HOLD_MS } });
     try {
-      const x = await blockedCall(httpAgent(seller.url, [PRODUCTS]));
+      const x = await blockedCall(httpAgent(held.url, [PRODUCTS]), PRODUCTS.tool);
       expect(x.outcome.kind, JSON.stringify(x.outcome).slice(0, 300)).toBe('result');
       expect(x.durationMs).toBeGreaterThanOrEqual(BLOCK_MS - 50);
+      expect(held.held()).toBeGreaterThanOrEqual(1);
     } finally {
+      await held.close();
       await seller.close();
     }
   }, 60_000);

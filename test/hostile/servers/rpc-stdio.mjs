@@ -13,6 +13,7 @@
 //   paginate-forever  tools/list always has a fresh nextCursor
 //   cursor-loop       tools/list page 2 gives page 1's cursor again
 //   duplicate-names   tools/list names two tools `get_adcp_capabilities`
+//   hold-answer MS    answers every tools/call after MS milliseconds (a prompt seller, for the seller-clock test)
 import { createInterface } from 'node:readline';
 
 const behaviour = process.argv[2] ?? '';
@@ -97,6 +98,8 @@ lines.on('line', (line) => {
       for (let i = 0; i < 16; i++) send({ jsonrpc: '2.0', id: `${big}-${i}`, method: 'ping' });
       return;
     }
+    case 'hold-answer':
+      return void setTimeout(() => send(ok(m.id)), Number(process.argv[3] ?? 0));
     default:
       return send(ok(m.id));
   }
