@@ -58,22 +58,25 @@ describe('ByteTail', () => {
     expect(new ByteTail(30).text(10)).toEqual({ text: '', cut: false });
   });
 
-  test('valid UTF-8 of every width, any chunking: the same tail and cut as decoding everything', () => {
-    const rand = prng(7);
+  const streams = [
+    {
+      what: 'valid UTF-8 of every width',
+      seed: 7,
+      maxChunk: 700,
+      make: (rand: () => number) => utf8Stream(rand, Math.floor(rand() * 1500)),
+    },
+    {
+      what: 'arbitrary bytes (invalid UTF-8 included)',
+      seed: 11,
+      maxChunk: 900,
+      make: (rand: () => number) => randomBytes(rand, Math.floor(rand() * 2000)),
+    },
+  ];
+  test.for(streams)('$what, any chunking: the same tail and cut as decoding everything', ({ seed, maxChunk, make }) => {
+    const rand = prng(seed);
     for (let round = 0; round < 300; round++) {
       const maxChars = 1 + Math.floor(rand() * 200);
-      const stream = utf8Stream(rand, Math.floor(rand() * 1500));
-      const chunks = chunked(stream, rand, 1 + Math.floor(rand() * 700));
-      expect(tailOf(chunks, 3 * maxChars, maxChars), `round ${round}`).toEqual(reference(chunks, maxChars));
-    }
-  });
-
-  test('arbitrary bytes (invalid UTF-8 included): the same tail and cut', () => {
-    const rand = prng(11);
-    for (let round = 0; round < 300; round++) {
-      const maxChars = 1 + Math.floor(rand() * 200);
-      const stream = randomBytes(rand, Math.floor(rand() * 2000));
-      const chunks = chunked(stream, rand, 1 + Math.floor(rand() * 900));
+      const chunks = chunked(make(rand), rand, 1 + Math.floor(rand() * maxChunk));
       expect(tailOf(chunks, 3 * maxChars, maxChars), `round ${round}`).toEqual(reference(chunks, maxChars));
     }
   });
