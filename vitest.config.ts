@@ -25,14 +25,15 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     maxWorkers: WORKERS,
-    // Worker threads, not forked processes: a file's imports cost a thread, not a process start-up. Measured on
-    // 2 cores (the same tree, a shared machine): forks 1,650 CPU-s, threads 1,363 CPU-s and 690–714 s wall.
+    // Worker threads, not forked processes: with a graph per file (isolated, below), forks cost 1,650 CPU-s
+    // against threads' 1,363 (2 cores, a shared machine); with shared graphs the two measured alike (383 s /
+    // 712 CPU-s forks, 381 s / 716 threads).
     pool: 'threads',
     // A worker thread runs its files one after another in one module graph, not a fresh graph per file:
     // each file reloaded the harness, the MCP SDK, zod and Ajv (vitest's "import" 61–73 s per run, 19 s
     // now). Measured on 2 cores, the whole suite back to back: 464 s wall and 863 CPU-s isolated, 415–421
     // s and 769–775 CPU-s not. What a file leaves behind is the harness's own content-keyed caches (the
-    // threads end at 0.2–0.9 GB of heap; the process peaks at ~4.7 GB against ~3.5). Tests that change
+    // threads end at 0.2–0.9 GB of heap; the process peaks at ~1.8 GB, ~3.5 GB isolated). Tests that change
     // process-wide state restore it (env, spies: restoreMocks below).
     isolate: false,
     restoreMocks: true,
