@@ -33,7 +33,7 @@ export default defineConfig({
     // each file reloaded the harness, the MCP SDK, zod and Ajv (vitest's "import" 61–73 s per run, 19 s
     // now). Measured on 2 cores, the whole suite back to back: 464 s wall and 863 CPU-s isolated, 415–421
     // s and 769–775 CPU-s not. What a file leaves behind is the harness's own content-keyed caches (the
-    // threads end at 0.2–0.9 GB of heap; the process peaks at ~1.8 GB, ~3.5 GB isolated). Tests that change
+    // threads end at 0.2–0.9 GB of heap; the whole process peaks at ~1.8 GB). Tests that change
     // process-wide state restore it (env, spies: restoreMocks below).
     isolate: false,
     restoreMocks: true,
