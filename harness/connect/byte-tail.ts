@@ -3,8 +3,15 @@
 // main thread (a string copy of the tail per 64 KiB read); a copy of the bytes kept costs ~0.3.
 import { StringDecoder } from 'node:string_decoder';
 
-/** UTF-8 continuation bytes (10xxxxxx): a cut at one of them is inside a character. */
-const isContinuation = (byte: number): boolean => (byte & 0xc0) === 0x80;
+/**
+ * Where the first character of bytes cut out of a UTF-8 stream begins: past the continuation bytes
+ * (10xxxxxx, at most 3) of a character that began before the cut.
+ */
+export function charStart(bytes: Uint8Array): number {
+  let start = 0;
+  while (start < Math.min(3, bytes.length) && (bytes[start]! & 0xc0) === 0x80) start++;
+  return start;
+}
 
 export class ByteTail {
   private buf = Buffer.alloc(0);
@@ -49,10 +56,9 @@ export class ByteTail {
    * `keep` ≥ 3 × maxChars, nothing the text needs was dropped (a UTF-8 byte decodes to at least ⅓ of a unit).
    */
   text(maxChars: number): { text: string; cut: boolean } {
-    let start = 0;
-    // Bytes were dropped: start at a character's first byte (at most 3 continuation bytes to skip).
-    if (this.dropped) while (start < Math.min(3, this.len) && isContinuation(this.buf[start]!)) start++;
-    const text = new StringDecoder('utf8').write(this.buf.subarray(start, this.len));
+    const kept = this.buf.subarray(0, this.len);
+    // Bytes were dropped: start at a character's first byte.
+    const text = new StringDecoder('utf8').write(this.dropped ? kept.subarray(charStart(kept)) : kept);
     if (text.length <= maxChars) return { text, cut: this.dropped };
     return { text: text.slice(-maxChars), cut: true };
   }

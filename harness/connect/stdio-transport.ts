@@ -13,7 +13,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { redact, usableSecrets } from '../config/redact.ts';
-import { ByteTail } from './byte-tail.ts';
+import { ByteTail, charStart } from './byte-tail.ts';
 import { adoptEarly, spawnServer } from './stdio-spawn.ts';
 
 export const STDERR_TAIL_BYTES = 64 * 1024;
@@ -27,7 +27,6 @@ export const MAX_PENDING_STDIN_BYTES = 4 * 1024 * 1024;
 export const STDERR_DURING_CHARS = 4096;
 /** Bytes of one stderr chunk decoded for the call windows: ≥ 3 × STDERR_DURING_CHARS + 3 fill any window. */
 const WINDOW_BYTES = 4 * STDERR_DURING_CHARS;
-const isContinuation = (byte: number): boolean => (byte & 0xc0) === 0x80;
 
 export interface StdioTransportOptions {
   command: string;
@@ -301,9 +300,7 @@ export class HarnessStdioTransport implements Transport {
     let data = chunk;
     if (!this.windowDecoder) {
       this.windowDecoder = new StringDecoder('utf8');
-      let start = 0;
-      while (start < Math.min(3, data.length) && isContinuation(data[start]!)) start++;
-      data = data.subarray(start);
+      data = data.subarray(charStart(data));
     }
     // WINDOW_BYTES decode to more than STDERR_DURING_CHARS units: a longer chunk fills every open window.
     const whole = data.length <= WINDOW_BYTES;

@@ -4,8 +4,7 @@
 // duplicate items under uniqueItems, enum misses, oneOf branches) and one that trips the error cap — give
 // the same verdict, the same `errors` array and the same cap behaviour. And they are used only for the
 // tree they were made from.
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -20,7 +19,7 @@ import {
 import { AdcpRegistry } from '../../harness/schemas/registry.ts';
 import { dirSchemaSource, sdkSchemaSource, type SchemaTree } from '../../harness/schemas/source.ts';
 import { minimal30 } from './helpers.ts';
-import { NATIVE_PRECOMPILED_PREFIX, precompiledImports } from '../setup/native-precompiled.ts';
+import { precompiledTempDir } from '../setup/native-precompiled.ts';
 
 let outDir: string;
 let scratch: string;
@@ -28,13 +27,13 @@ let report: PrecompileReport;
 const trees = new Map<string, SchemaTree>();
 
 beforeAll(async () => {
-  const { native, importSpecifier } = precompiledImports();
-  outDir = await mkdtemp(path.join(tmpdir(), native ? NATIVE_PRECOMPILED_PREFIX : 'adcp-precompiled-'));
-  // Copies of the modules are made there too: loaded natively as well.
-  scratch = await mkdtemp(path.join(tmpdir(), native ? `${NATIVE_PRECOMPILED_PREFIX}trees-` : 'adcp-precompiled-trees-'));
+  const made = await precompiledTempDir('equivalence');
+  outDir = made.dir;
+  // Copies of the modules are made there too: named alike, loaded alike.
+  scratch = (await precompiledTempDir('equivalence-trees')).dir;
   const source = sdkSchemaSource();
   for (const v of await source.versions()) trees.set(v, await source.openTree(v));
-  report = await precompile({ outDir, trees: [...trees.values()], importSpecifier });
+  report = await precompile({ outDir, trees: [...trees.values()], importSpecifier: made.importSpecifier });
 }, 120_000);
 
 afterAll(async () => {

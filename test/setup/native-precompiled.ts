@@ -4,7 +4,9 @@
 // vitest.config.ts externalizes the directories named with NATIVE_PRECOMPILED_PREFIX; what their code
 // imports must then be plain JavaScript: the build's unique-items.js, not the TypeScript source.
 import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { UNIQUE_ITEMS_MODULE } from '../../harness/schemas/precompile.ts';
@@ -13,16 +15,18 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const require = createRequire(import.meta.url);
 
 /** The prefix of a temporary directory whose modules Node loads itself (vitest.config.ts). */
-export const NATIVE_PRECOMPILED_PREFIX = 'adcp-conformance-native-precompiled-';
+const NATIVE_PRECOMPILED_PREFIX = 'adcp-conformance-native-precompiled-';
 
 /**
- * An importSpecifier for precompile() outside the project (no node_modules above the modules): Ajv's helpers
- * by absolute path, and the uniqueItems keyword from dist/ (`native`: load them natively) — or, with no
- * build, from the TypeScript source (not `native`: vite must load them).
+ * A fresh temporary directory for precompile() output, and the importSpecifier its modules need outside the
+ * project (no node_modules above them): Ajv's helpers by absolute path, the uniqueItems keyword from dist/ —
+ * the directory then named for native loading — or, with no build, from the TypeScript source (a name vite
+ * loads, as it must). `label` tells the directories apart.
  */
-export function precompiledImports(): { native: boolean; importSpecifier: (module: string) => string } {
+export async function precompiledTempDir(label: string): Promise<{ dir: string; importSpecifier: (module: string) => string }> {
   const built = path.join(ROOT, 'dist', 'harness', 'schemas', 'unique-items.js');
   const native = existsSync(built);
   const uniqueItems = pathToFileURL(native ? built : path.join(ROOT, 'harness', 'schemas', 'unique-items.ts')).href;
-  return { native, importSpecifier: (module) => (module === UNIQUE_ITEMS_MODULE ? uniqueItems : require.resolve(module)) };
+  const dir = await mkdtemp(path.join(tmpdir(), `${native ? NATIVE_PRECOMPILED_PREFIX : 'adcp-conformance-precompiled-'}${label}-`));
+  return { dir, importSpecifier: (module) => (module === UNIQUE_ITEMS_MODULE ? uniqueItems : require.resolve(module)) };
 }

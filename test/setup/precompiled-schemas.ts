@@ -5,14 +5,13 @@
 // ADCP_CONFORMANCE_SOURCES_PRECOMPILED, and only for a tree whose fingerprint matches (precompiled.ts);
 // the equivalence of precompiled and compiled validators is test/schemas/precompiled.test.ts's.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { precompile } from '../../harness/schemas/precompile.ts';
 import { SOURCES_PRECOMPILED_ENV } from '../../harness/schemas/precompiled.ts';
 import { defaultSchemaSource, dirSchemaSource, type SchemaSource, type SchemaTree } from '../../harness/schemas/source.ts';
-import { NATIVE_PRECOMPILED_PREFIX, precompiledImports } from './native-precompiled.ts';
+import { precompiledTempDir } from './native-precompiled.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SHARED_3_1 = path.resolve(ROOT, '..', 'shared', 'adcp', 'schemas', '3.1.19');
@@ -22,8 +21,7 @@ async function treesOf(source: SchemaSource): Promise<SchemaTree[]> {
 }
 
 export default async function setup(): Promise<() => Promise<void>> {
-  const { native, importSpecifier } = precompiledImports();
-  const outDir = await mkdtemp(path.join(tmpdir(), native ? NATIVE_PRECOMPILED_PREFIX : 'adcp-conformance-test-precompiled-'));
+  const { dir: outDir, importSpecifier } = await precompiledTempDir('test');
   const trees = await treesOf(defaultSchemaSource());
   if (existsSync(path.join(SHARED_3_1, 'index.json'))) trees.push(...(await treesOf(dirSchemaSource(SHARED_3_1))));
   try {
