@@ -3,11 +3,12 @@
 // (connection caches, probe counters); in a worker their output is captured (bounded) instead of landing
 // in our terminal output, their heap is capped, and a storyboard that runs past its budget is ended by
 // terminating the thread. The worker's code is plain CommonJS given inline (no build step, no loader):
-// it only requires `@adcp/sdk/testing`, resolved from this module.
+// it requires `@adcp/sdk/testing`, resolved from this module, and the Ajv the SDK's schema loader uses.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { StoryboardResult, StoryboardRunOptions } from '@adcp/sdk/testing';
+import { sdkSchemaLoader, VALIDATOR_CACHE_MAX_FILES, VALIDATOR_CACHE_SOURCE, validatorCacheDir } from './validator-cache.ts';
 
 /** A storyboard as the plan lists it: enough to name every outcome it can have, even if it never runs. */
 export interface PlannedStoryboard {
@@ -43,6 +44,10 @@ const OUTPUT_TAIL_CHARS = 8192;
 // `sales-guaranteed` …; or storyboard ids), `run` runs one storyboard against a URL and posts its result.
 const WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
+${VALIDATOR_CACHE_SOURCE}
+// The SDK's validators through the cache (validator-cache.ts), installed before the SDK loads; should that
+// fail, the SDK compiles them as it always does.
+try { installValidatorCache(workerData.validatorCache); } catch {}
 const sdk = require(workerData.sdkTesting);
 const idempotency = require(workerData.sdkIdempotency);
 const quiet = () => {};
@@ -131,9 +136,14 @@ export function startRunnerWorker(env: Record<string, string> = {}): RunnerWorke
   const sdkTesting = resolve('@adcp/sdk/testing');
   // Not an exported subpath: the SDK's own list of mutating tasks, next to its main entry.
   const sdkIdempotency = path.join(path.dirname(resolve('@adcp/sdk')), 'utils', 'idempotency.js');
+  const validatorCache = {
+    loader: sdkSchemaLoader(),
+    dir: validatorCacheDir({ ...process.env, ...env }),
+    maxFiles: VALIDATOR_CACHE_MAX_FILES,
+  };
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { sdkTesting, sdkIdempotency },
+    workerData: { sdkTesting, sdkIdempotency, validatorCache },
     stdout: true,
     stderr: true,
     env: { ...process.env, ...env },
