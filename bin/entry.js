@@ -16,18 +16,42 @@ const SOURCES = ['harness', 'sellers', 'suites', 'config'];
 /** Whether the TypeScript sources are here (a checkout) or not (the packed package). */
 const HAS_SOURCES = existsSync(join(ROOT, 'harness', 'cli.ts'));
 
-/** Why dist cannot be used, or null when it is current. */
-export function distProblem() {
+/**
+ * Also read by the build, not compiled: the build script, the shipped schema trees it precompiles, the
+ * package and TypeScript configs, and the installed dependencies (npm rewrites its hidden lockfile at
+ * every change to node_modules). Only `distProblem(true)` looks at them.
+ */
+const BUILD_INPUTS = [
+  'scripts',
+  'adcp-schemas',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'node_modules/.package-lock.json',
+];
+
+/**
+ * Why dist cannot be used, or null when it is current. With `everything`, dist is current only if nothing
+ * the build reads is newer either: what a rebuild would make again identically (scripts/build.mjs skips one).
+ */
+export function distProblem(everything = false) {
   if (!existsSync(STAMP)) return 'dist/ is not built (npm run build)';
   if (!HAS_SOURCES) return null;
   const built = statSync(STAMP).mtimeMs;
-  for (const tree of SOURCES) {
-    const dir = join(ROOT, tree);
-    if (!existsSync(dir)) continue;
-    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+  const newer = (file) => (statSync(file).mtimeMs > built ? `dist/ is older than ${file.slice(ROOT.length + 1)} (npm run build)` : null);
+  for (const tree of everything ? [...SOURCES, ...BUILD_INPUTS] : SOURCES) {
+    const path = join(ROOT, tree);
+    if (!existsSync(path)) continue;
+    if (!statSync(path).isDirectory()) {
+      const problem = newer(path);
+      if (problem) return problem;
+      continue;
+    }
+    for (const entry of readdirSync(path, { recursive: true, withFileTypes: true })) {
       if (!entry.isFile()) continue;
-      const file = join(entry.parentPath, entry.name);
-      if (statSync(file).mtimeMs > built) return `dist/ is older than ${file.slice(ROOT.length + 1)} (npm run build)`;
+      const problem = newer(join(entry.parentPath, entry.name));
+      if (problem) return problem;
     }
   }
   return null;

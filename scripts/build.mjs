@@ -18,8 +18,7 @@
 //     (bench/README.md). Should bundling fail, the seller runs from dist/sellers/ as compiled.
 // It builds into a fresh directory and swaps it in, then writes dist/.build-stamp last: bin/entry.js runs
 // dist only when the stamp exists and no source file is newer (a half-built or stale dist is never run).
-// `npm pack` and `npm publish` run prepack and then prepare: as prepare there, a dist prepack has just
-// built is left as it is (the build takes seconds; twice buys nothing).
+// As an npm lifecycle script (prepare, prepack), a dist that is current is left as it is (below).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, relative } from 'node:path';
@@ -110,10 +109,14 @@ async function bundleSeller(into) {
   }
 }
 
-if (process.env.npm_lifecycle_event === 'prepare' && ['pack', 'publish'].includes(process.env.npm_command ?? '')) {
+// An npm lifecycle build (prepare, prepack) when the last build is current: nothing it reads is newer than
+// dist (bin/entry.js distProblem(true)), so a rebuild would make the same files. `npm install <git URL>` runs
+// prepare twice in its clone (npm installs the clone, then packs it), `npm pack` runs prepack then prepare:
+// each second build cost ~6 CPU-s. `npm run build` always builds.
+if (['prepare', 'prepack'].includes(process.env.npm_lifecycle_event ?? '')) {
   const { distProblem } = await import('../bin/entry.js');
-  if (distProblem() === null) {
-    process.stdout.write('adcp-conformance: dist/ is current (built by prepack)\n');
+  if (distProblem(true) === null) {
+    process.stdout.write('adcp-conformance: dist/ is current: nothing it is built from changed since\n');
     process.exit(0);
   }
 }

@@ -5,6 +5,7 @@
 import { readdir, readFile, rm, utimes } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ROOT, tempDirs } from '../run/cli.helpers.ts';
 import { buildCopy, node, type Result } from './build.helpers.ts';
@@ -60,6 +61,30 @@ describe('the compiled build', () => {
     expect(stale.code).toBe(0);
     expect(stale.stderr).toContain('running the TypeScript sources: dist/ is older than harness/cli.ts');
     await utimes(join(project, 'harness', 'cli.ts'), new Date(0), new Date(0));
+  });
+
+  test('as prepare or prepack, a current dist is not built again; anything the build reads being newer rebuilds it', async () => {
+    const lifecycle = (event: string) => node(project, ['scripts/build.mjs'], { npm_lifecycle_event: event, npm_command: 'install' });
+    const stamp = join(project, 'dist', '.build-stamp');
+    const builtAt = (await readFile(stamp, 'utf8')).trim();
+    for (const event of ['prepare', 'prepack']) {
+      const again = await lifecycle(event);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toContain('dist/ is current: nothing it is built from changed since');
+    }
+    expect((await readFile(stamp, 'utf8')).trim()).toBe(builtAt);
+    // Read by the build but not compiled: the entry points still run dist/, a lifecycle build does not skip.
+    const entry = (await import(pathToFileURL(join(project, 'bin', 'entry.js')).href)) as {
+      distProblem(everything?: boolean): string | null;
+    };
+    const later = new Date(Date.now() + 60_000);
+    for (const input of ['package.json', join('scripts', 'build.mjs'), 'tsconfig.build.json']) {
+      await utimes(join(project, input), later, later);
+      expect(entry.distProblem()).toBeNull();
+      expect(entry.distProblem(true)).toBe(`dist/ is older than ${input} (npm run build)`);
+      await utimes(join(project, input), new Date(0), new Date(0));
+    }
+    expect(entry.distProblem(true)).toBeNull();
   });
 
   test('with every TypeScript source deleted, run (stdio + HTTP reference seller, all reports) and probe still work', async () => {

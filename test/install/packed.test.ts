@@ -48,7 +48,7 @@ describe('the packed harness', () => {
     expect(said).toMatch(/adcp-conformance: compiled to dist in \d+ ms/);
     expect(said).toMatch(/packing without the official AdCP schema trees \(adcp-schemas holds none\): .* bundled in @adcp\/sdk .* only/);
     // prepare (which npm pack runs after prepack) does not build it a second time.
-    expect(said).toContain('dist/ is current (built by prepack)');
+    expect(said).toContain('dist/ is current: nothing it is built from changed since');
   });
 
   test('the tarball holds the compiled build, the bin, the reference seller, config, vectors, schemas and the docs the README links: no TypeScript, no tests', () => {
