@@ -119,11 +119,14 @@ export class HarnessStdioTransport implements Transport {
   }
 
   /**
-   * Resolves when the process has exited, or after `ms` on the seller's clock: an exit that happened while
-   * the harness was stalled is read before the wait gives up (a crash at start-up is told as the crash).
+   * Resolves when the process's end is recorded (`exit` set), or after `ms` on the seller's clock: an exit
+   * that happened while the harness was stalled is read before the wait gives up (a crash at start-up is
+   * told as the crash). The end, not the 'exit' event: `exit` is set once the pipes close (or
+   * EXIT_CLOSE_WAIT_MS after the exit), and on a loaded machine the exit can come first — a crash at
+   * start-up was then told as the EPIPE of our write.
    */
   waitExit(ms: number): Promise<void> {
-    const exited = this.exited ?? Promise.resolve();
+    const exited = this.ended ?? this.exited ?? Promise.resolve();
     return new Promise<void>((resolve) => {
       const timer = sellerTimeout(ms, resolve);
       void exited.then(() => {

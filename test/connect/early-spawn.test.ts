@@ -69,3 +69,26 @@ test('a command that cannot start is reported by the adopting transport as a spa
   await expect(t.start()).rejects.toThrow(/the command \/nonexistent\/adcp-seller was not found/);
   expect(t.spawned).toBe(false);
 });
+
+test('waitExit resolves once the exit is recorded, not at the exit event: a child holding the pipes delays it', async () => {
+  // The server exits at once; a process it started keeps stdout and stderr open, so 'close' does not come
+  // and the end is recorded EXIT_CLOSE_WAIT_MS after the exit. On a loaded machine the pipes' ends can lag
+  // the exit event the same way: waiting for the event alone left `exit` unset, and a crash at start-up was
+  // told as the EPIPE of the harness's own write.
+  const raw: unknown[] = [];
+  const t = transport(
+    {
+      command: process.execPath,
+      args: [
+        '-e',
+        "require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: ['ignore', 'inherit', 'inherit'] }); process.exit(3)",
+      ],
+      env: {},
+    },
+    raw,
+  );
+  await t.start();
+  await t.waitExit(5000);
+  expect(t.exit).toEqual({ code: 3, signal: null });
+  await t.close();
+});
