@@ -137,6 +137,8 @@ function cachedCompile(compile, cache) {
 
 /** where: { loader (the SDK's schema-loader.js), dir, maxFiles }. Ajv resolved from the loader, as the SDK does. */
 function installValidatorCache(where) {
+  // Windows has no owner-only file modes to check: nothing would pass as trusted, so nothing is kept.
+  if (process.platform === 'win32') return undefined;
   const sdkRequire = require('node:module').createRequire(where.loader);
   const ajv = sdkRequire('ajv');
   const Ajv = ajv.default || ajv;
