@@ -22,7 +22,7 @@ async function treesOf(source: SchemaSource): Promise<SchemaTree[]> {
 
 export default async function setup(): Promise<() => Promise<void>> {
   // A test run started by a test (add-a-check.test.ts runs vitest in a copy of the project) reuses its
-  // parent run's validators, passed down in the environment (~4 CPU-s each): a registry still uses one
+  // parent run's validators, passed down in the environment (~2 CPU-s each): a registry still uses one
   // only for a tree whose fingerprint matches, so a copy whose trees differ compiles them itself.
   const inherited = process.env[SOURCES_PRECOMPILED_ENV];
   if (inherited && existsSync(inherited)) return async () => {};
