@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { afterAll } from 'vitest';
 import { join, resolve } from 'node:path';
+import { TEST_TMP_ENV } from '../setup/tmp-root.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const SHARED = resolve(ROOT, '..', 'shared');
@@ -77,14 +78,19 @@ export function outcomeSet(report: ReportJsonShape): string[] {
   return report.agents.flatMap((a) => a.outcomes.map((o) => `${a.name} :: ${o.check} › ${o.tool} :: ${o.status} :: ${o.message}`)).sort();
 }
 
-/** A maker of temporary directories for one test file; all of them are removed after the file. */
+/**
+ * A maker of temporary directories for one test file; all of them are removed after the file (called at a
+ * file's top level), and in any case when the test run ends: they are made under the run's own scratch
+ * directory (test/setup/tmp-root.ts) when there is one.
+ */
 export function tempDirs(): (name: string) => Promise<string> {
   const dirs: string[] = [];
   afterAll(async () => {
     await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
   });
   return async (name) => {
-    const dir = await mkdtemp(join(tmpdir(), `adcp-cli-${name}-`));
+    const runRoot = process.env[TEST_TMP_ENV];
+    const dir = await mkdtemp(join(runRoot && existsSync(runRoot) ? runRoot : tmpdir(), `adcp-cli-${name}-`));
     dirs.push(dir);
     return dir;
   };
