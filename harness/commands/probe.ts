@@ -4,8 +4,7 @@
 // smallest step: no config needed (--url / --stdio), `--watch` re-probes on change, `--verbose` shows
 // the wire. Exit codes as `run`: 0 conformant · 1 a failure · 2 usage or config error · 3 incomplete.
 import { readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { userCacheDir } from '../cache-dir.ts';
 import type { AgentConfig, Probe } from '../config/types.ts';
 import {
   ADHOC_USAGE,
@@ -161,10 +160,7 @@ async function probeCommand(opts: ProbeOptions, signal: AbortSignal): Promise<nu
   const { parseSchemasOption } = await import('../schemas/source.ts');
   let schemaSource;
   try {
-    schemaSource = parseSchemasOption(
-      opts.schemas,
-      join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'adcp-conformance', 'schemas'),
-    );
+    schemaSource = parseSchemasOption(opts.schemas, userCacheDir('schemas'));
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     throw new UsageError(message.startsWith('--schemas') ? message : `--schemas: ${message}`);

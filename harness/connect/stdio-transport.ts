@@ -81,7 +81,6 @@ export class HarnessStdioTransport implements Transport {
   private discarding = false;
   /** Open per-call stderr windows (see stderrWindow). */
   private readonly windows = new Set<{ text: string; cut: boolean }>();
-  private exited?: Promise<void>;
   /** Resolves once the end of the process (exit or close) was handled. */
   private ended?: Promise<void>;
 
@@ -126,10 +125,10 @@ export class HarnessStdioTransport implements Transport {
    * start-up was then told as the EPIPE of our write.
    */
   waitExit(ms: number): Promise<void> {
-    const exited = this.ended ?? this.exited ?? Promise.resolve();
+    const ended = this.ended ?? Promise.resolve();
     return new Promise<void>((resolve) => {
       const timer = sellerTimeout(ms, resolve);
-      void exited.then(() => {
+      void ended.then(() => {
         timer.cancel();
         resolve();
       });
@@ -150,7 +149,6 @@ export class HarnessStdioTransport implements Transport {
       const hasExited = (): boolean => child.exitCode !== null || child.signalCode !== null;
       let markClosed = (): void => {};
       this.closed = new Promise((done) => (markClosed = done));
-      this.exited = hasExited() ? Promise.resolve() : new Promise((done) => child.once('exit', () => done()));
       const started = (): void => {
         this.spawned = true;
         resolve();

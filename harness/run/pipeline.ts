@@ -1,8 +1,8 @@
 // The run itself, loaded only once the command line parsed (vitest and the checks are heavy imports):
 // probe or replay, judge, let vitest turn outcomes into test cases (JUnit, blobs for sharding), then
 // write report.json / summary.md and print the summary.
-import { homedir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
+import { userCacheDir } from '../cache-dir.ts';
 import { readdir } from 'node:fs/promises';
 import type { AgentCapture } from '../record/exchange.ts';
 import { catalogIds } from '../checks/catalog-files.ts';
@@ -555,9 +555,8 @@ async function treeProvenance(source: SchemaSource, versions: readonly string[])
 }
 
 function schemasOption(value: string | undefined): SchemaSource {
-  const cacheHome = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
   try {
-    return parseSchemasOption(value, join(cacheHome, 'adcp-conformance', 'schemas'));
+    return parseSchemasOption(value, userCacheDir('schemas'));
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     throw new UsageError(message.startsWith('--schemas') ? message : `--schemas: ${message}`);

@@ -12,12 +12,12 @@
 // `cachedCompile(compile, cache)`, a compile through the cache, and `installValidatorCache(where)`, which
 // puts it on the Ajv class the SDK's schema loader requires and returns the cache's counters.
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { userCacheDir } from '../cache-dir.ts';
 
 /** Where the runner's validators are kept: `$XDG_CACHE_HOME/adcp-conformance/storyboard-validators` (default `~/.cache`). */
 export function validatorCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'adcp-conformance', 'storyboard-validators');
+  return userCacheDir('storyboard-validators', env);
 }
 
 /** The SDK's schema loader (not an exported subpath: beside its main entry), whose `require('ajv')` the cache wraps. */

@@ -35,8 +35,14 @@ function block(ms: number): void {
 const base = { production: false, sandbox: false, maxBytes: DEFAULT_MAX_BYTES, secrets: [] as string[] };
 const timeouts = (connectMs: number) => ({ connectMs, callMs: CALL_MS, agentMs: 30_000 });
 
-function stdioAgent(probes: Probe[], faults: string[] = [], connectMs = 20_000): StdioAgentConfig {
-  return { ...base, name: 'stdio', transport: 'stdio', ...stdioSellerCommand({ faults }), env: {}, timeouts: timeouts(connectMs), probes };
+/** The reference seller (with `faults`), or the given command. */
+function stdioAgent(
+  probes: Probe[],
+  faults: string[] = [],
+  connectMs = 20_000,
+  command: { command: string; args: string[] } = stdioSellerCommand({ faults }),
+): StdioAgentConfig {
+  return { ...base, name: 'stdio', transport: 'stdio', ...command, env: {}, timeouts: timeouts(connectMs), probes };
 }
 
 function httpAgent(url: string, probes: Probe[]): HttpAgentConfig {
@@ -103,17 +109,8 @@ describe('the harness blocked past the timeout while the seller answers at once'
   }
 
   test('stdio: the call is answered, not timed out', async () => {
-    const agent: StdioAgentConfig = {
-      ...base,
-      name: 'stdio',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [RPC_STDIO, 'hold-answer', String(HOLD_MS)],
-      env: {},
-      timeouts: timeouts(20_000),
-      probes: [CAPABILITIES],
-    };
-    const x = await blockedCall(agent, CAPABILITIES.tool);
+    const held = { command: process.execPath, args: [RPC_STDIO, 'hold-answer', String(HOLD_MS)] };
+    const x = await blockedCall(stdioAgent([CAPABILITIES], [], 20_000, held), CAPABILITIES.tool);
     expect(x.outcome.kind, JSON.stringify(x.outcome).slice(0, 300)).toBe('result');
     // The answer waited behind the block: the call took the block's length, three times the timeout.
     expect(x.durationMs).toBeGreaterThanOrEqual(BLOCK_MS - 50);
