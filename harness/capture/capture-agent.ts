@@ -8,6 +8,8 @@ import { classify, failure } from '../connect/failure.ts';
 import { openTransport, PermissiveResult, PinnedClient, type Session } from '../connect/session.ts';
 import type { HarnessStdioTransport } from '../connect/stdio-transport.ts';
 import type { AgentCapture, Exchange, ExchangeOutcome, ExchangeScenario, ScenarioRecord, TransportFailure } from '../record/exchange.ts';
+import { noteAnswerText, noteToolPages, type ToolPage } from '../record/answer-text.ts';
+import { advertisedOf } from '../record/advertised.ts';
 import { correlationId, defaultProbes, withAccount, withContext } from './probes.ts';
 import { runScenarios } from './scenarios.ts';
 import { AUTH_SCENARIOS, unauthenticatedScenario } from './unauthenticated.ts';
@@ -450,6 +452,8 @@ class AgentRun {
     let cursor: string | undefined;
     let pages = 0;
     const tools: unknown[] = [];
+    /** Each page's result and how many of its tools were kept (the judge's handover rebuilds the list from them). */
+    const kept: ToolPage[] = [];
     while (!this.stopped) {
       const params = cursor === undefined ? {} : { cursor };
       let page = await this.request('tools/list', params, Math.min(connectBudget, this.remaining()));
@@ -482,7 +486,9 @@ class AgentRun {
         this.state.toolsList = { ok: false, failure: failure('protocol', 'tools/list result has no `tools` array', this.secrets) };
         return;
       }
+      const before = tools.length;
       for (const t of list) if (tools.length < MAX_TOOLS) tools.push(t);
+      kept.push({ result: page.result, count: tools.length - before });
       const next = own(page.result, 'nextCursor');
       if (typeof next !== 'string' || next === '') break;
       const digest = createHash('sha256').update(next).digest('hex');
@@ -503,6 +509,7 @@ class AgentRun {
       cursor = next;
     }
     this.flagDuplicateNames(tools);
+    noteToolPages(tools, kept);
     this.tools = tools;
     this.state.toolsList = { ok: true, tools, pages };
   }
@@ -528,10 +535,7 @@ class AgentRun {
 
   private advertised(tool: string): Exchange['advertised'] {
     const t = this.tools.find((x) => own(x, 'name') === tool);
-    if (t === undefined) return undefined;
-    const inputSchema = own(t, 'inputSchema');
-    const outputSchema = own(t, 'outputSchema');
-    return { ...(inputSchema !== undefined ? { inputSchema } : {}), ...(outputSchema !== undefined ? { outputSchema } : {}) };
+    return t === undefined ? undefined : advertisedOf(t);
   }
 
   /** Tell onWaiting about a request still unanswered, on the WAITING_* schedule, within its budget; returns the stop. */
@@ -611,9 +615,11 @@ class AgentRun {
     }
     const raw = call.raw?.message;
     if (raw) {
-      return Object.hasOwn(raw, 'error')
-        ? { kind: 'jsonrpc-error', error: raw['error'], call }
-        : { kind: 'result', result: raw['result'], call };
+      const member = Object.hasOwn(raw, 'error') ? 'error' : 'result';
+      const value = raw[member];
+      // The judge is handed this text rather than the value serialized again (record/answer-text.ts).
+      if (call.raw?.text !== undefined) noteAnswerText(value, call.raw.text, member);
+      return member === 'error' ? { kind: 'jsonrpc-error', error: value, call } : { kind: 'result', result: value, call };
     }
     if (call.failure) return { kind: 'transport-error', failure: call.failure, call };
     if (!settled) return { kind: 'transport-error', failure: classify(error, this.secrets), call };

@@ -18,8 +18,11 @@ export interface PendingCall {
   /** The wire's signal (the HTTP fetch): aborted on failure and when the call ends, releasing the stream. */
   wire: AbortController;
   id?: string | number;
-  /** The raw JSON-RPC response with our id, exactly as parsed from the wire. */
-  raw?: { message: Record<string, unknown>; bytes?: number };
+  /**
+   * The raw JSON-RPC response with our id, exactly as parsed from the wire, and the text it was parsed
+   * from when the transport had it (every live transport does).
+   */
+  raw?: { message: Record<string, unknown>; bytes?: number; text?: string };
   failure?: TransportFailure;
   http?: HttpObservation;
 }
@@ -247,12 +250,12 @@ export class CallTracker {
       return false;
     }
     sent.answered = digest;
-    this.noteAnswer(message, id, bytes);
+    this.noteAnswer(message, id, bytes, text);
     return true;
   }
 
   /** A pending call's own answer, exactly as parsed from the wire (malformed → a protocol failure now). */
-  private noteAnswer(message: Record<string, unknown>, id: string | number, bytes: number | undefined): void {
+  private noteAnswer(message: Record<string, unknown>, id: string | number, bytes: number | undefined, text: string | undefined): void {
     const call = this.isPending(id);
     if (!call || call.raw) return;
     const parsed = JSONRPCMessageSchema.safeParse(message);
@@ -267,7 +270,7 @@ export class CallTracker {
       );
       return;
     }
-    call.raw = bytes === undefined ? { message } : { message, bytes };
+    call.raw = { message, ...(bytes !== undefined ? { bytes } : {}), ...(text !== undefined ? { text } : {}) };
   }
 
   /** First failure wins; the call's signal is aborted so the SDK request settles now. */

@@ -11,13 +11,13 @@
 import { Worker } from 'node:worker_threads';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { toJsonText } from '../../capture/json-text.ts';
 import type { AgentCapture } from '../../record/exchange.ts';
 import type { Outcome } from '../../checks/check.ts';
 import { catalogIds } from '../../checks/catalog-files.ts';
 import type { SchemaSource, SchemaSourceSpec } from '../../schemas/source.ts';
 import { describeSchemaStep } from '../../schemas/schema-step.ts';
-import type { Blocked, CaptureParts, JudgeJob, WorkerMessage } from './judge-worker.ts';
+import type { Blocked, JudgeJob, WorkerMessage } from './judge-worker.ts';
+import { captureParts, partsBuffers, partsLength, type CaptureParts } from './capture-parts.ts';
 import { PROGRESS_BYTES, readRunning, type Running } from './judge-progress.ts';
 
 export interface JudgeBudget {
@@ -93,30 +93,6 @@ function startWorker(memoryMb: number): Worker {
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`;
   return new Worker(bootstrap, { eval: true, resourceLimits });
 }
-
-// ---------------------------------------------------------------------------------------------------------
-// The capture, handed over as UTF-8 JSON bytes: one serialization on our side, one JSON.parse (iterative
-// in V8) on the worker's, no structured clone of a big object graph (which overflows on deep nesting); in
-// parts, one per exchange (captureParts).
-
-export function captureBytes(capture: AgentCapture): Uint8Array {
-  // toJsonText keeps ±Infinity (a seller's `1e400`) as such, and never recurses on deep nesting.
-  return new TextEncoder().encode(toJsonText(capture));
-}
-
-/**
- * captureBytes, a part per exchange: neither side holds the whole capture as one string (a two-byte string
- * when a seller's text is not Latin-1: twice its UTF-8 bytes) beside the capture and its bytes.
- */
-export function captureParts(capture: AgentCapture): CaptureParts {
-  if (!Array.isArray(capture.exchanges)) return { frame: captureBytes(capture), exchanges: null };
-  const encoder = new TextEncoder();
-  const { exchanges, ...frame } = capture;
-  return { frame: encoder.encode(toJsonText(frame)), exchanges: exchanges.map((x) => encoder.encode(toJsonText(x))) };
-}
-
-const partsLength = (p: CaptureParts): number => p.frame.byteLength + (p.exchanges ?? []).reduce((n, b) => n + b.byteLength, 0);
-const partsBuffers = (p: CaptureParts): ArrayBuffer[] => [p.frame, ...(p.exchanges ?? [])].map((b) => b.buffer as ArrayBuffer);
 
 // ---------------------------------------------------------------------------------------------------------
 // Idle workers kept between agents, by memory limit (a worker's limit is fixed at start).

@@ -5,13 +5,14 @@
 // validation (so a deadline can name what was running), then `done` or `failed`.
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import type { AgentCapture, Exchange } from '../../record/exchange.ts';
+import type { Exchange } from '../../record/exchange.ts';
 import { catalog } from '../../checks/catalog.ts';
 import { untested, type AgentCheck, type Check, type CheckContext, type ExchangeCheck, type Outcome } from '../../checks/check.ts';
 import { judgeAgent, toolName } from '../../checks/engine.ts';
 import { createSchemaService, schemaSourceFromSpec, type SchemaSourceSpec } from '../../schemas/index.ts';
 import { progressWriter, type ProgressWriter } from './judge-progress.ts';
 import { stateRuleIds } from './session-facts.ts';
+import { captureFromParts, type CaptureParts } from './capture-parts.ts';
 
 export interface JudgeJob {
   type: 'judge';
@@ -25,12 +26,6 @@ export interface JudgeJob {
   blocked: Blocked[];
   /** Where the worker says which step it is running (judge-progress.ts), read by the sandbox only when it stops it. */
   progress: SharedArrayBuffer;
-}
-
-/** The capture's JSON in parts: the capture without its exchanges, then each exchange (null: not an array). */
-export interface CaptureParts {
-  frame: Uint8Array;
-  exchanges: Uint8Array[] | null;
 }
 
 export type Blocked =
@@ -60,8 +55,6 @@ const post = (m: WorkerMessage): void => port.postMessage(m);
 const errorText = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
 
 const SESSION = 'the session';
-
-const utf8 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
 
 /**
  * The catalog with each judge announcing itself first (a deadline then names the check that was running)
@@ -106,14 +99,7 @@ async function judge(job: JudgeJob): Promise<void> {
   // Part by part, each part's bytes dropped once parsed: no one string holds a large capture whole.
   const parts = job.capture;
   job.capture = { frame: new Uint8Array(0), exchanges: null };
-  const capture = JSON.parse(utf8(parts.frame)) as AgentCapture;
-  if (parts.exchanges) {
-    const exchanges = parts.exchanges;
-    capture.exchanges = exchanges.map((bytes, i) => {
-      exchanges[i] = new Uint8Array(0);
-      return JSON.parse(utf8(bytes)) as Exchange;
-    });
-  }
+  const capture = captureFromParts(parts);
   const notes: string[] = [];
   const ctx: CheckContext = {};
   const progress = progressWriter(job.progress);

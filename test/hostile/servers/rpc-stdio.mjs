@@ -14,6 +14,8 @@
 //   cursor-loop       tools/list page 2 gives page 1's cursor again
 //   duplicate-names   tools/list names two tools `get_adcp_capabilities`
 //   hold-answer MS    answers every tools/call after MS milliseconds (a prompt seller, for the seller-clock test)
+//   many-tools        tools/list in two pages of 1500 tools each (the harness keeps 2000); every tools/call
+//                     answered with a JSON-RPC error carrying data, its text spaced out and with a key repeated
 import { createInterface } from 'node:readline';
 
 const behaviour = process.argv[2] ?? '';
@@ -98,6 +100,10 @@ lines.on('line', (line) => {
       for (let i = 0; i < 16; i++) send({ jsonrpc: '2.0', id: `${big}-${i}`, method: 'ping' });
       return;
     }
+    case 'many-tools': {
+      const error = `{ "code" : -32000, "message" : "first", "message" : "down", "data" : { "n" : 1e400, "x" : -0 } }`;
+      return void process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"error":${error}}\n`);
+    }
     case 'hold-answer':
       return void setTimeout(() => send(ok(m.id)), Number(process.argv[3] ?? 0));
     default:
@@ -113,6 +119,11 @@ function toolsList(m) {
   if (behaviour === 'paginate-forever')
     return send({ jsonrpc: '2.0', id: m.id, result: { tools: page === 0 ? [tool] : [], nextCursor: String(page + 1) } });
   if (behaviour === 'cursor-loop') return send({ jsonrpc: '2.0', id: m.id, result: { tools: page === 0 ? [tool] : [], nextCursor: '1' } });
+  if (behaviour === 'many-tools') {
+    const tools = Array.from({ length: 1500 }, (_, i) => ({ name: `t${page}_${i}`, inputSchema: { type: 'object' } }));
+    if (page === 0) tools[0] = tool;
+    return send({ jsonrpc: '2.0', id: m.id, result: { tools, ...(page === 0 ? { nextCursor: '1' } : {}) } });
+  }
   if (behaviour === 'duplicate-names')
     return send({ jsonrpc: '2.0', id: m.id, result: { tools: [tool, { ...tool, description: 'another' }] } });
   const extra = behaviour === 'stderr-log' ? ['throws', 'quiet', 'noisy'].map((name) => ({ name, inputSchema: { type: 'object' } })) : [];

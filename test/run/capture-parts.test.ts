@@ -1,0 +1,122 @@
+// The capture as the judge worker reads it back (run/judge/capture-parts.ts), from live sessions with real
+// sellers: the answers and the tools/list pages go as the sellers' own text, an exchange's `advertised` as
+// its tool's index, and what the worker rebuilds is the capture itself, key order included — written out,
+// the same text as the capture serialized whole (the handover before texts: toJsonText of every value).
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { captureAgent } from '../../harness/capture/capture-agent.ts';
+import { toJsonText } from '../../harness/capture/json-text.ts';
+import type { AgentConfig } from '../../harness/config/types.ts';
+import type { AgentCapture } from '../../harness/record/exchange.ts';
+import { captureFromParts, captureParts, type CaptureParts } from '../../harness/run/judge/capture-parts.ts';
+import { startHttpSeller, stdioSellerCommand } from '../../sellers/launch.ts';
+import { httpAgent, probes, stdioAgent } from '../connect/agents.ts';
+
+const HOSTILE_STDIO = fileURLToPath(new URL('../hostile/servers/hostile-stdio.mjs', import.meta.url));
+const RPC_STDIO = fileURLToPath(new URL('../hostile/servers/rpc-stdio.mjs', import.meta.url));
+
+/** Parts made, then read back as the worker does (captureFromParts empties what it reads: a copy for the checks). */
+function roundTrip(c: AgentCapture): { parts: CaptureParts; back: AgentCapture } {
+  const parts = captureParts(c);
+  const kept = { ...parts, answers: parts.answers && [...parts.answers], toolPages: parts.toolPages && [...parts.toolPages] };
+  return { parts: kept, back: captureFromParts(parts) };
+}
+
+/** The exchanges with a JSON-RPC answer, and those with `advertised` schemas. */
+const answered = (c: AgentCapture) => c.exchanges.map((x) => x.outcome.kind === 'result' || x.outcome.kind === 'jsonrpc-error');
+const advertised = (c: AgentCapture) => c.exchanges.map((x) => x.advertised !== undefined);
+
+function expectSentAsText(c: AgentCapture, parts: CaptureParts): void {
+  expect(parts.answers?.map((a) => a !== null)).toEqual(answered(c));
+  expect(parts.advertisedFrom?.map((i) => i !== null) ?? c.exchanges.map(() => false)).toEqual(advertised(c));
+  if (c.toolsList?.ok) expect(parts.toolPages?.reduce((n, p) => n + p.count, 0)).toBe(c.toolsList.tools.length);
+}
+
+function referenceStdio(name: string, sandbox: boolean): AgentConfig {
+  const { command, args } = stdioSellerCommand({ sandbox });
+  return stdioAgent(name, { name, command, args, sandbox, timeouts: { connectMs: 20_000, callMs: 8_000, agentMs: 90_000 } });
+}
+
+describe('live captures read back as themselves', () => {
+  test('the reference seller over stdio, sandbox flows and all: every answer and the tool list as text', async () => {
+    const c = await captureAgent(referenceStdio('parts-stdio', true));
+    expect(c.exchanges.length).toBeGreaterThan(20);
+    const { parts, back } = roundTrip(c);
+    expectSentAsText(c, parts);
+    expect(parts.advertisedFrom?.some((i) => i !== null)).toBe(true);
+    expect(toJsonText(back)).toBe(toJsonText(c));
+    // The schemas are the listed tool's own values again (one copy in the worker, as in the capture).
+    const x = back.exchanges.find((e) => e.advertised?.inputSchema !== undefined)!;
+    const tool = (back.toolsList as { tools: Array<{ name: string; inputSchema: unknown }> }).tools.find((t) => t.name === x.tool)!;
+    expect(x.advertised!.inputSchema).toBe(tool.inputSchema);
+  }, 120_000);
+
+  describe('the reference seller over HTTP', () => {
+    let seller: { url: string; close(): Promise<void> };
+    beforeAll(async () => {
+      seller = await startHttpSeller();
+    });
+    afterAll(() => seller?.close());
+
+    test('answers as text; with secrets to redact, the redacted values are serialized instead', async () => {
+      const plain = await captureAgent(httpAgent(seller.url, { name: 'parts-http', headers: {}, secrets: [] }));
+      const { parts, back } = roundTrip(plain);
+      expectSentAsText(plain, parts);
+      expect(toJsonText(back)).toBe(toJsonText(plain));
+
+      // A capture with secrets is a redacted copy: none of the seller's texts may stand in for it.
+      const redacted = await captureAgent(httpAgent(seller.url, { name: 'parts-http-secrets' }));
+      const again = roundTrip(redacted);
+      expect(again.parts.answers).toBeUndefined();
+      expect(again.parts.toolPages).toBeUndefined();
+      expect(again.parts.advertisedFrom).toBeUndefined();
+      expect(toJsonText(again.back)).toBe(toJsonText(redacted));
+    }, 120_000);
+  });
+
+  test.for(['duplicate-keys', 'retry-after-1e400', 'prototype-keys', 'invalid-utf8', 'lone-surrogates', 'deep-nesting', 'deep-schema'])(
+    'a hostile seller (%s): the same capture, from its own text',
+    async (behaviour) => {
+      const c = await captureAgent(stdioAgent(behaviour, { command: process.execPath, args: [HOSTILE_STDIO, behaviour] }));
+      expect(c.exchanges.length).toBeGreaterThan(0);
+      const { parts, back } = roundTrip(c);
+      expectSentAsText(c, parts);
+      expect(toJsonText(back)).toBe(toJsonText(c));
+    },
+  );
+
+  test('tools/list in two pages of which 2000 tools are kept, and JSON-RPC errors whose text repeats a key', async () => {
+    const c = await captureAgent(
+      stdioAgent('many-tools', { command: process.execPath, args: [RPC_STDIO, 'many-tools'], probes: probes('get_adcp_capabilities') }),
+    );
+    expect(c.toolsList).toMatchObject({ ok: true, pages: 2 });
+    expect((c.toolsList as { tools: unknown[] }).tools).toHaveLength(2000);
+    expect(c.exchanges[0]!.outcome).toEqual({
+      kind: 'jsonrpc-error',
+      error: { code: -32000, message: 'down', data: { n: Infinity, x: -0 } },
+    });
+    const { parts, back } = roundTrip(c);
+    expect(parts.toolPages?.map((p) => p.count)).toEqual([1500, 500]);
+    expectSentAsText(c, parts);
+    expect(toJsonText(back)).toBe(toJsonText(c));
+    expect(back.exchanges[0]!.outcome).toEqual(c.exchanges[0]!.outcome);
+  });
+});
+
+test('a value changed after it was noted, or a recording, goes serialized: only a live answer goes as its text', async () => {
+  const c = await captureAgent(
+    stdioAgent('hostile-plain', { command: process.execPath, args: [HOSTILE_STDIO, 'duplicate-keys'], probes: probes('get_products') }),
+  );
+  // A recording read back from its file: no value in it came off a wire.
+  const recorded = JSON.parse(toJsonText(c)) as AgentCapture;
+  const replayed = roundTrip(recorded);
+  expect([replayed.parts.answers, replayed.parts.toolPages, replayed.parts.advertisedFrom]).toEqual([undefined, undefined, undefined]);
+  expect(toJsonText(replayed.back)).toBe(toJsonText(c));
+  // An exchange whose answer is another value now (a copy) goes serialized; the others still as text.
+  const first = c.exchanges[0]!;
+  if (first.outcome.kind !== 'result') throw new Error('expected a result');
+  c.exchanges[0] = { ...first, outcome: { kind: 'result', result: { replaced: true } } };
+  const { parts, back } = roundTrip(c);
+  expect(parts.answers?.[0]).toBeNull();
+  expect(toJsonText(back)).toBe(toJsonText(c));
+});
