@@ -69,15 +69,26 @@ function sameJson(text: string, json: string | undefined): boolean {
   }
 }
 
+/**
+ * Excerpts already written, by the seller value they show (never changed once captured): every finding on
+ * one answer shows the same excerpt, and an object of a million keys costs ~0.4 s just to list its keys.
+ */
+const excerpts = new WeakMap<object, string>();
+
 function safeJson(v: unknown): string {
   if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return String(v);
+  const cached = v !== null && typeof v === 'object' ? excerpts.get(v) : undefined;
+  if (cached !== undefined) return cached;
+  let excerpt: string;
   try {
     // Only the excerpt is written: a 16 MB answer is not serialized whole for every finding that shows it.
     const { text, complete } = jsonPrefix(v, 4 * ANSWER_CHARS);
-    return complete ? text : `${text}…`;
+    excerpt = complete ? text : `${text}…`;
   } catch {
-    return '[unserializable]';
+    excerpt = '[unserializable]';
   }
+  if (v !== null && typeof v === 'object') excerpts.set(v, excerpt);
+  return excerpt;
 }
 
 const SDK_OUTPUT_REJECTION =
