@@ -78,6 +78,19 @@ async function precompileSellerInputs(into) {
   }
 }
 
+/** The config schema's validators as standalone code beside the compiled validate.js (harness/config/validate.ts). */
+async function precompileConfig(into) {
+  const dir = join(into, 'harness', 'config');
+  try {
+    const { configValidatorsSource, PRECOMPILED_FILE } = await import(pathToFileURL(join(dir, 'validate.js')).href);
+    writeFileSync(join(dir, PRECOMPILED_FILE), await configValidatorsSource());
+  } catch (e) {
+    process.stderr.write(
+      `adcp-conformance: the config validators were not precompiled (${e instanceof Error ? e.message : String(e)}); runs will compile them\n`,
+    );
+  }
+}
+
 /**
  * Bundle the compiled reference seller (in `into`) into `into`/sellers-bundle: one entry for its main and one
  * per fault module, so a fault module imported at run time (sellers/faults/_load.ts, from `../faults/`)
@@ -154,6 +167,7 @@ try {
   writeFileSync(join(staging, 'package.json'), JSON.stringify(scope, null, 2) + '\n');
   await precompileSchemas(staging);
   await precompileSellerInputs(staging);
+  await precompileConfig(staging);
   await bundleSeller(staging);
   rmSync(DIST, { recursive: true, force: true });
   renameSync(staging, DIST);
