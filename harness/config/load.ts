@@ -3,7 +3,6 @@
 // the one place: header / env values, {fromFile} contents, URL credentials and every `${VAR}` value).
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
 import { ConfigError, pointerOf } from './errors.ts';
 import { expandEnv, type Substitution } from './expand.ts';
 import type { AgentConfig, Config, Probe, Timeouts } from './types.ts';
@@ -56,7 +55,7 @@ export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.
   } catch (err) {
     throw new ConfigError(file, '', `cannot read the config file (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
-  const parsed = parseText(text, file);
+  const parsed = await parseText(text, file);
   const { value, substitutions } = expandEnv(parsed, env, file);
   validateConfig(value, file);
   const raw = value as RawConfig;
@@ -78,7 +77,7 @@ export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.
   return { file: path, agents };
 }
 
-function parseText(text: string, file: string): unknown {
+async function parseText(text: string, file: string): Promise<unknown> {
   const ext = extname(file).toLowerCase();
   if (ext === '.json') {
     try {
@@ -87,7 +86,8 @@ function parseText(text: string, file: string): unknown {
       throw new ConfigError(file, '', `invalid JSON: ${(err as Error).message}`);
     }
   }
-  // YAML (a superset of JSON) for .yaml, .yml and anything else.
+  // YAML (a superset of JSON) for .yaml, .yml and anything else; the parser loads only for them.
+  const { parseDocument } = await import('yaml');
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   const problem = doc.errors[0];
   if (problem) {

@@ -2,7 +2,6 @@
 // error before anything runs (exit 2, with its JSON pointer); `--write-baseline FILE` writes the run's
 // failures as one `expect` block per agent, each entry with a reason to fill in. (An entry that matched
 // nothing, or names a tool the agent does not expose, is judged by baseline.stale once the agent answered.)
-import { stringify } from 'yaml';
 import { parseEntryKey, toolOfLabel } from '../checks/baseline/_match.ts';
 import staleCheck from '../checks/baseline/stale.ts';
 import { ConfigError, pointerOf } from '../config/errors.ts';
@@ -40,7 +39,9 @@ export const REASON_PLACEHOLDER = 'TODO: why this failure is expected (a ticket,
  * entry for them would be stale on the next good answer), and so are baseline.stale's own findings
  * (remove those entries instead).
  */
-export function renderBaselineYaml(report: RunReport): string {
+export async function renderBaselineYaml(report: RunReport): Promise<string> {
+  // The YAML writer loads only for --write-baseline, not with every run.
+  const { stringify } = await import('yaml');
   const agents: Array<{ name: string; expect: Record<string, string> }> = [];
   const notes: string[] = [];
   for (const a of report.agents) {

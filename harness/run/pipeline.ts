@@ -508,7 +508,7 @@ async function finish(
   }
   if (diagnostics) process.stderr.write(`vitest output:\n${diagnostics}\n`);
   if (opts.writeBaseline !== undefined) {
-    await writeFileAtomically(resolve(opts.writeBaseline), renderBaselineYaml(report));
+    await writeFileAtomically(resolve(opts.writeBaseline), await renderBaselineYaml(report));
     process.stderr.write(`baseline written: ${opts.writeBaseline}\n`);
   }
   for (const e of report.agents.flatMap((a) => a.configErrors ?? [])) process.stderr.write(`adcp-conformance run: ${e}\n`);

@@ -11,7 +11,6 @@
 //   step 7, the `identity.key_origins` consistency check;
 //   strict parsing of brand.json (duplicate keys): JSON.parse keeps the last.
 import type { AdcpJsonWebKey } from '@adcp/sdk/signing';
-import { Agent, errors, request } from 'undici';
 import { parseJwks } from '../config/webhook-keys.ts';
 import { sellerTimeout } from '../connect/seller-clock.ts';
 import { extractSuccess } from '../extract/success.ts';
@@ -134,6 +133,8 @@ function agentEntry(doc: unknown, agentUrl: string, brandUrl: string): { entry: 
 
 /** GET `url` as JSON: no redirects, the total budget (on the seller's clock), at most `cap` bytes read. */
 async function getJson(url: URL, cap: number, what: string, options: DiscoveryOptions): Promise<{ value: unknown } | { problem: string }> {
+  // undici loads on the first discovery, not with every run (~0.12 CPU-s), and before the seller's clock starts.
+  const { Agent, errors, request } = await import('undici');
   const totalMs = options.totalMs ?? TOTAL_MS;
   // The total deadline runs on the seller's clock (a stall of the harness does not use it up); undici's own
   // wall-clock timers are a backstop behind it.
@@ -167,7 +168,7 @@ async function getJson(url: URL, cap: number, what: string, options: DiscoveryOp
       return { problem: `${what} is not JSON` };
     }
   } catch (err) {
-    return { problem: `${what} could not be fetched: ${fetchFailure(err, signal, totalMs)}` };
+    return { problem: `${what} could not be fetched: ${fetchFailure(err, signal, totalMs, errors)}` };
   } finally {
     timer.cancel();
     // Drops the socket, and with it a body still arriving past the cap or the deadline.
@@ -175,7 +176,7 @@ async function getJson(url: URL, cap: number, what: string, options: DiscoveryOp
   }
 }
 
-function fetchFailure(err: unknown, signal: AbortSignal, totalMs: number): string {
+function fetchFailure(err: unknown, signal: AbortSignal, totalMs: number, errors: typeof import('undici').errors): string {
   if (signal.aborted) return `no complete answer within ${totalMs} ms`;
   if (err instanceof errors.ConnectTimeoutError || err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError)
     return `no complete answer within ${totalMs} ms`;

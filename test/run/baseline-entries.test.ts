@@ -15,14 +15,14 @@ const ECHO = 'envelope.context-echo';
 const CODE = 'error.code';
 const CALL = 'transport.call';
 
-function written(outcomes: ReportOutcome[]): Record<string, string> | undefined {
-  const yaml = renderBaselineYaml({ agents: [agent('seller', outcomes)], strict: false, cutShort: null });
+async function written(outcomes: ReportOutcome[]): Promise<Record<string, string> | undefined> {
+  const yaml = await renderBaselineYaml({ agents: [agent('seller', outcomes)], strict: false, cutShort: null });
   return (parse(yaml) as { agents: Array<{ expect: Record<string, string> }> }).agents[0]?.expect;
 }
 
 describe('renderBaselineYaml', () => {
-  test('one entry per check: the id alone where it failed on every tool it judged, per tool where it passed elsewhere', () => {
-    const expect_ = written([
+  test('one entry per check: the id alone where it failed on every tool it judged, per tool where it passed elsewhere', async () => {
+    const expect_ = await written([
       // The echo fails on every call of get_products (the probe and scenario steps) and passes on get_signals.
       outcome({ check: ECHO, tool: 'get_products', status: 'fail' }),
       outcome({ check: ECHO, tool: 'get_products (pagination: page-2)', status: 'fail' }),
@@ -45,8 +45,8 @@ describe('renderBaselineYaml', () => {
     });
   });
 
-  test('a reason already given is kept, from whichever entry excused the failure; flaky failures are left out', () => {
-    const expect_ = written([
+  test('a reason already given is kept, from whichever entry excused the failure; flaky failures are left out', async () => {
+    const expect_ = await written([
       outcome({ check: ECHO, tool: 'get_products', status: 'fail', baseline: 'drops context (TICKET-7)' }),
       outcome({ check: ECHO, tool: 'get_products (pagination: page-2)', status: 'fail' }),
       outcome({ check: CODE, tool: 'get_products (invalid input)', status: 'fail', flaky: true }),
@@ -56,7 +56,7 @@ describe('renderBaselineYaml', () => {
 });
 
 describe('matching an entry', () => {
-  test('a tool names every call of it; a full label that call alone; the narrowest entry wins', () => {
+  test('a tool names every call of it; a full label that call alone; the narrowest entry wins', async () => {
     expect(toolOfLabel('get_products (pagination: page-2)')).toBe('get_products');
     expect(toolOfLabel('get_products (invalid input)')).toBe('get_products');
     expect(toolOfLabel('tools/list')).toBe('tools/list');
@@ -83,7 +83,7 @@ describe('baseline.stale agrees', () => {
     return Object.fromEntries(staleCheck.judge(capture, { baseline }).map((v) => [v.subject, v.verdict.status]));
   }
 
-  test('a check id alone holds while the check fails anywhere, and is stale only when it fails nowhere', () => {
+  test('a check id alone holds while the check fails anywhere, and is stale only when it fails nowhere', async () => {
     const failingOnSteps = [
       { check: ECHO, tool: 'get_products (pagination: page-2)', status: 'fail' as const },
       { check: ECHO, tool: 'get_signals', status: 'pass' as const },
@@ -92,7 +92,7 @@ describe('baseline.stale agrees', () => {
     expect(judge([ECHO], [{ check: ECHO, tool: 'get_products', status: 'pass' }])).toEqual({ [ECHO]: 'fail' });
   });
 
-  test('an entry naming a tool holds while a call of that tool fails, and is stale when every call of it passes', () => {
+  test('an entry naming a tool holds while a call of that tool fails, and is stale when every call of it passes', async () => {
     const key = `${ECHO} › get_products`;
     expect(judge([key], [{ check: ECHO, tool: 'get_products (pagination: page-2)', status: 'fail' }])).toEqual({ [key]: 'pass' });
     expect(
