@@ -1,7 +1,7 @@
 // Schema sources: where AdCP JSON schema trees come from. A source offers one or more version trees
 // (a directory holding index.json, manifest.json and the schema files); a tree answers "which files do
 // you have" (local only) and "give me this file".
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -101,26 +101,28 @@ async function localTree(dir: string): Promise<SchemaTree> {
     manifest,
     location: dir,
     listFiles: () => listSchemaFiles(dir),
-    readJson: (rel) => readJsonFile(path.join(dir, rel)),
-    readText: (rel) => readFile(path.join(dir, rel), 'utf8'),
+    // Read at once, not through the thread pool: a registry reads every file of the tree (~500), in the judge
+    // worker, and 500 asynchronous reads cost ~180 ms of CPU against ~70 ms read one after the other.
+    readJson: async (rel) => JSON.parse(readFileSync(path.join(dir, rel), 'utf8')) as unknown,
+    readText: async (rel) => readFileSync(path.join(dir, rel), 'utf8'),
   };
 }
 
 async function listSchemaFiles(root: string): Promise<string[]> {
   const out: string[] = [];
-  const walk = async (rel: string): Promise<void> => {
-    const entries = await readdir(path.join(root, rel), { withFileTypes: true });
+  const walk = (rel: string): void => {
+    const entries = readdirSync(path.join(root, rel), { withFileTypes: true });
     entries.sort((a, b) => a.name.localeCompare(b.name));
     for (const e of entries) {
       const child = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name)) await walk(child);
+        if (!SKIP_DIRS.has(e.name)) walk(child);
       } else if (e.name.endsWith('.json') && !SKIP_FILES.has(e.name)) {
         out.push(child);
       }
     }
   };
-  await walk('');
+  walk('');
   return out;
 }
 
