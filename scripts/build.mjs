@@ -12,6 +12,8 @@
 //     build goes on without them: the validators are then compiled at run time, as from the sources.
 //   - dist/sellers/reference/input-validators.js: the reference seller's input validators as Ajv standalone
 //     code (sellers/reference/validate-input.ts), loaded instead of compiled at each seller start;
+//   - dist/harness/config/config-validators.cjs: the config schema's validators as Ajv standalone code
+//     (harness/config/validate.ts), loaded instead of compiled by every run that reads a config;
 //   - dist/sellers-bundle/: the reference seller bundled by rolldown (its main and every fault module an
 //     entry, shared code in chunks), which sellers/reference-seller.js runs when present: the test suite
 //     starts hundreds of sellers, and ~40% of a seller's start-up was resolving and loading ~300 modules
