@@ -7,7 +7,8 @@
 //   accepted, as is the deprecated "webhook-signing"; any other purpose is webhook_signature_key_purpose_invalid
 //   (the SDK accepts only "webhook-signing" and calls other purposes webhook_mode_mismatch).
 import type { AdcpJsonWebKey, JwksResolver, ReplayStore } from '@adcp/sdk/signing';
-import { InMemoryReplayStore, InMemoryRevocationStore, verifyWebhookSignature, WebhookSignatureError } from './sdk-signing.ts';
+// The SDK's verifier loads on the first delivery to verify, not with every run (~25 ms of CPU).
+const signing = (): Promise<typeof import('./sdk-signing.ts')> => import('./sdk-signing.ts');
 import type { AgentCapture } from '../record/exchange.ts';
 import { discoverWebhookKeys, type DiscoveryOptions } from './key-discovery.ts';
 
@@ -67,7 +68,10 @@ function headerRecord(headers: WebhookRequest['headers']): Record<string, string
 }
 
 /** A fresh replay store for one run's deliveries. */
-export const newReplayStore = (): ReplayStore => new InMemoryReplayStore();
+export async function newReplayStore(): Promise<ReplayStore> {
+  const { InMemoryReplayStore } = await signing();
+  return new InMemoryReplayStore();
+}
 
 /** Verifies a delivery's signature against `keys` (the seller's JWKS keys). Never throws for a bad signature. */
 export async function verifyWebhookDelivery(
@@ -75,6 +79,7 @@ export async function verifyWebhookDelivery(
   keys: readonly AdcpJsonWebKey[],
   options: VerifyOptions = {},
 ): Promise<WebhookVerification> {
+  const { InMemoryReplayStore, InMemoryRevocationStore, verifyWebhookSignature, WebhookSignatureError } = await signing();
   // No revocation list is fetched for a seller's keys: the harness judges signatures, not key lifecycles.
   const revocationStore = new InMemoryRevocationStore();
   try {
@@ -117,7 +122,7 @@ export async function verifyCapturedWebhooks(
     if ('keys' in found) keys = found.keys;
   }
   if (!keys) return;
-  const replayStore = newReplayStore();
+  const replayStore = await newReplayStore();
   for (const d of webhooks.deliveries) {
     let url: string;
     try {

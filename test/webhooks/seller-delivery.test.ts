@@ -50,7 +50,7 @@ async function deliverOnce(bugs: WebhookBugs, answers: number[] = []) {
   const { base, seen } = await receiver(answers);
   const push = pushConfigOf({ push_notification_config: { url: `${base}/hook/op_1?x=1`, operation_id: 'op_1' } })!;
   const outcome = await new WebhookSender(bugs, FAST).deliver(push, EVENT);
-  const replayStore = newReplayStore();
+  const replayStore = await newReplayStore();
   const verified = [];
   for (const s of seen) verified.push(await verifyWebhookDelivery({ method: 'POST', ...s }, webhookJwks().keys, { replayStore }));
   return { seen, outcome, verified, bodies: seen.map((s) => JSON.parse(s.body) as Record<string, unknown>) };

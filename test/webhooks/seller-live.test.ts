@@ -69,7 +69,7 @@ describe.each<Mode>(['stdio', 'json'])('reference seller webhooks over %s', (mod
         context: (args as Json)['context'],
       });
     expect(bodies[1]!['result']).toMatchObject({ media_buy_id: expect.any(String) });
-    const replayStore = newReplayStore();
+    const replayStore = await newReplayStore();
     for (const s of seen)
       expect(await verifyWebhookDelivery({ method: 'POST', ...s }, webhookJwks().keys, { replayStore })).toMatchObject({ ok: true });
   });

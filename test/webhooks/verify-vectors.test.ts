@@ -77,7 +77,7 @@ describe('webhook verifier: official negative vectors', () => {
   });
   it('016 replayed nonce, black-box: the first delivery verifies, the second is webhook_signature_replayed', async () => {
     const v = load('negative').find(([f]) => f.startsWith('016-'))![1];
-    const replayStore = newReplayStore();
+    const replayStore = await newReplayStore();
     expect(await verifyWebhookDelivery(v.request, keysFor(v), { now: v.reference_now, replayStore })).toMatchObject({ ok: true });
     expect(await verifyWebhookDelivery(v.request, keysFor(v), { now: v.reference_now, replayStore })).toMatchObject({
       ok: false,
