@@ -154,8 +154,8 @@ function toolOf(x: Exchange, tools: readonly unknown[]): number | undefined {
   if (i < 0) return undefined;
   const expected = advertisedOf(tools[i]);
   const keys = Object.keys(advertised);
+  const expectedKeys = Object.keys(expected);
   const same =
-    keys.length === Object.keys(expected).length &&
-    keys.every((k, n) => Object.keys(expected)[n] === k && own(advertised, k) === own(expected, k));
+    keys.length === expectedKeys.length && keys.every((k, n) => expectedKeys[n] === k && own(advertised, k) === own(expected, k));
   return same ? i : undefined;
 }

@@ -12,8 +12,8 @@ import { captureFromParts, captureParts, type CaptureParts } from '../../harness
 import { startHttpSeller, stdioSellerCommand } from '../../sellers/launch.ts';
 import { httpAgent, probes, stdioAgent } from '../connect/agents.ts';
 
-const HOSTILE_STDIO = fileURLToPath(new URL('../hostile/servers/hostile-stdio.mjs', import.meta.url));
-const RPC_STDIO = fileURLToPath(new URL('../hostile/servers/rpc-stdio.mjs', import.meta.url));
+const HOSTILE_STDIO = fileURLToPath(new URL('./servers/hostile-stdio.mjs', import.meta.url));
+const RPC_STDIO = fileURLToPath(new URL('./servers/rpc-stdio.mjs', import.meta.url));
 
 /** Parts made, then read back as the worker does (captureFromParts empties what it reads: a copy for the checks). */
 function roundTrip(c: AgentCapture): { parts: CaptureParts; back: AgentCapture } {
