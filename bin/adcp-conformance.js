@@ -15,4 +15,6 @@ if (dir !== process.cwd()) {
     // INIT_CWD gone meanwhile: the package root is the next best thing.
   }
 }
-await importEntry('harness/cli');
+// The bundled build when the build made it (dist/cli-bundle/, scripts/build.mjs): a run starts on about
+// half the module loading.
+await importEntry('harness/cli', 'cli-bundle/cli');

@@ -5,14 +5,20 @@
 import { pathToFileURL } from 'node:url';
 import type { Check, Level, SeverityRule } from './check.ts';
 import { CHECK_EXT, CHECKS_DIR, checkModuleFiles } from './catalog-files.ts';
+import { builtCheckModules } from './catalog-modules.ts';
 
 export { catalogIds, checkModuleFiles } from './catalog-files.ts';
 
-/** Import every check module and check that each default-exports the check its path names. */
+/**
+ * Import every check module and check that each default-exports the check its path names. The files on
+ * disk decide which modules there are; the build's static list (catalog-modules.ts) only spares importing
+ * one by its path.
+ */
 export async function loadCatalog(root: string = CHECKS_DIR, ext: string = CHECK_EXT): Promise<readonly Check[]> {
   const checks: Check[] = [];
+  const built = root === CHECKS_DIR ? builtCheckModules : null;
   for (const { area, slug, file } of checkModuleFiles(root, ext)) {
-    const mod = (await import(pathToFileURL(file).href)) as { default?: Check };
+    const mod = (built?.get(`${area}/${slug}`) ?? (await import(pathToFileURL(file).href))) as { default?: Check };
     const check = mod.default;
     if (!check || typeof check.judge !== 'function') throw new Error(`${file}: a check module default-exports defineCheck({...})`);
     if (check.id !== `${area}.${slug}`) throw new Error(`${file}: defines '${check.id}', but its path says '${area}.${slug}'`);

@@ -6,7 +6,7 @@
 // compiled harness uses them — without any TypeScript source, and only as long as nothing says otherwise
 // (ADCP_CONFORMANCE_NO_PRECOMPILED=1); their equivalence with the ones compiled at run time is
 // test/schemas/precompiled.test.ts.
-import { readdir, readFile, rm, utimes } from 'node:fs/promises';
+import { readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -35,6 +35,17 @@ process.stdout.write(JSON.stringify({
   verdict: validate({ products: [{}] }),
   errors: validate.errors?.length ?? 0,
 }));
+`;
+
+/** A module hook that appends the URL of every ES module loaded to $LOADED_MODULES_LOG. */
+const LOG_LOADS = `
+import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(\`
+import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  appendFileSync(process.env.LOADED_MODULES_LOG, url + '\\\\n');
+  return next(url, context);
+}\`));
 `;
 
 // One built copy for every test here (a build is ~6 CPU-s); the tests that delete its sources come last.
@@ -137,9 +148,28 @@ describe('without its TypeScript sources', () => {
   test('with every TypeScript source deleted, run (stdio + HTTP reference seller, all reports) and probe still work', async () => {
     for (const tree of ['harness', 'sellers', 'suites']) for (const f of await files(join(project, tree), '.ts')) await rm(f);
     const out = join(project, 'reports-test');
-    const run = await node(project, ['bin/adcp-conformance.js', 'run', '--out', out], { ADCP_CONFORMANCE_DEBUG_BUILD: '1' });
+    // Every ES module the run loads, in its main thread and its worker threads alike (module hooks see both).
+    const loadedLog = join(project, 'loaded-modules.txt');
+    const hook = join(project, 'log-loads.mjs');
+    await writeFile(hook, LOG_LOADS);
+    const run = await node(project, ['--import', pathToFileURL(hook).href, 'bin/adcp-conformance.js', 'run', '--out', out], {
+      ADCP_CONFORMANCE_DEBUG_BUILD: '1',
+      LOADED_MODULES_LOG: loadedLog,
+    });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stderr).toContain('running dist/');
+    // The CLI ran bundled (dist/cli-bundle/, scripts/build.mjs), its judge worker too: of dist/harness/ only
+    // the module bin/ imports itself and the one the precompiled validators import were loaded by path.
+    const loaded = (await readFile(loadedLog, 'utf8')).split('\n').filter(Boolean);
+    const inDist = (dir: string) => loaded.filter((u) => u.startsWith(pathToFileURL(join(project, 'dist', dir)).href + '/'));
+    expect(inDist('cli-bundle')).toEqual(
+      expect.arrayContaining([expect.stringMatching(/\/cli\.js$/), expect.stringMatching(/\/judge-worker\.js$/)]),
+    );
+    expect(
+      inDist('harness')
+        .map((u) => u.slice(pathToFileURL(join(project, 'dist', 'harness')).href.length + 1))
+        .sort(),
+    ).toEqual(['run/invocation-dir.js', 'schemas/unique-items.js']);
     expect(run.stdout).toMatch(/✓ 2 agents conformant to AdCP/);
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { agents: Array<{ name: string; outcomes: unknown[] }> };
     expect(report.agents.map((a) => a.name)).toEqual(['reference-stdio', 'reference-http']);

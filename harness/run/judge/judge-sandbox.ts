@@ -66,6 +66,13 @@ const HERE = import.meta.url;
 /** .ts when run from source (tsx, vitest), .js when compiled. */
 const FROM_SOURCE = extname(fileURLToPath(HERE)) === '.ts';
 const WORKER_URL = new URL(FROM_SOURCE ? './judge-worker.ts' : './judge-worker.js', HERE);
+/**
+ * Where the bundled CLI (dist/cli-bundle/, scripts/build.mjs) puts the URL of its own judge worker entry,
+ * so that the worker runs bundled too. Read when a worker starts: the bundle's entry sets it after its
+ * imports, this module among them, have run.
+ */
+export const BUNDLED_JUDGE_WORKER = Symbol.for('adcp-conformance.bundled-judge-worker');
+const bundledWorker = (): unknown => (globalThis as Record<symbol, unknown>)[BUNDLED_JUDGE_WORKER];
 
 /**
  * The worker's young generation (V8's semi-spaces), in MB. Left to itself it grew with the heap limit (up
@@ -84,6 +91,8 @@ function startWorker(memoryMb: number): Worker {
     maxOldGenerationSizeMb: memoryMb,
     maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
   };
+  const bundled = bundledWorker();
+  if (typeof bundled === 'string') return new Worker(new URL(bundled), { resourceLimits });
   if (!FROM_SOURCE) return new Worker(WORKER_URL, { resourceLimits });
   // From source the worker needs tsx's loader. `--import tsx` in execArgv does not reach a worker's entry
   // module on Node 20, so the worker registers tsx itself before importing the entry (vitest and
