@@ -5,7 +5,6 @@ import { loadConfig } from '../config/index.ts';
 import type { AgentConfig } from '../config/types.ts';
 import { adhocAgent } from './dev/index.ts';
 import { UsageError, type RunOptions } from './options.ts';
-import { EMBEDDED_NAMES, startEmbeddedAgents } from './targets.ts';
 
 export interface Target {
   name: string;
@@ -68,6 +67,9 @@ export async function resolveTargets(opts: RunOptions): Promise<Targets> {
     unique(targets);
     return { targets: pick(targets, opts.agents), close: async () => {} };
   }
+  // Only a run without --config loads the embedded seller's launcher and its signing keys (the SDK's
+  // signing modules: ~20 ms of a run's start).
+  const { EMBEDDED_NAMES, startEmbeddedAgents } = await import('./targets.ts');
   // Validate names before starting anything.
   pick(
     EMBEDDED_NAMES.map((name, index): Target => ({ name, index, secrets: [] })),
