@@ -20,7 +20,7 @@
 //     (bench/README.md). Should bundling fail, the seller runs from dist/sellers/ as compiled.
 //   - dist/harness/checks/catalog-modules.js: the check modules as a static list, and dist/cli-bundle/: the CLI
 //     (its main thread and its judge worker) bundled by rolldown, which bin/adcp-conformance.js runs when
-//     present (bundleCli below). Should bundling fail, the CLI runs from dist/harness/ as compiled.
+//     present (scripts/bundle-cli.mjs). Should bundling fail, the CLI runs from dist/harness/ as compiled.
 // It builds into a fresh directory and swaps it in, then writes dist/.build-stamp last: bin/entry.js runs
 // dist only when the stamp exists and no source file is newer (a half-built or stale dist is never run).
 // As an npm lifecycle script (prepare, prepack), a dist that is current is left as it is (below).
@@ -28,6 +28,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bundleCli } from './bundle-cli.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
@@ -141,76 +142,6 @@ async function listCheckModules(into) {
   files.forEach(({ area, slug }, i) => lines.push(`  [${JSON.stringify(`${area}/${slug}`)}, m${i}],`));
   lines.push(']);', '');
   writeFileSync(join(checksDir, 'catalog-modules.js'), lines.join('\n'));
-}
-
-/** The CLI's bundle: its entries, by output name. */
-const CLI_ENTRIES = { cli: 'harness/cli.js', 'judge-worker': 'harness/run/judge/judge-worker.js' };
-/** What stays outside it: the vitest leg (vitest runs its own files from node_modules) and what runs load on demand. */
-const CLI_EXTERNAL = [/^vitest(\/|$)/, /^vite(\/|$)/, /^@vitest\//, /^@adcp\/sdk(\/|$)/, /^undici(\/|$)/, /^yaml(\/|$)/, /^tsx(\/|$)/];
-/** A compiled module's own URL, as written into the bundle until its chunk is known (renderChunk below). */
-const MODULE_URL = '__adcpConformanceModuleUrl';
-
-/**
- * Bundle the compiled CLI (in `into`) into `into`/cli-bundle: the main thread's entry and the judge worker's,
- * shared code in chunks, which bin/adcp-conformance.js runs when present — each run of the CLI resolved and
- * loaded ~600 modules (its main thread and the judge worker), ~0.4 CPU-s of a one-agent run (bench/README.md).
- * Every compiled module keeps its own `import.meta.url`: it reads files beside itself (the config schema, the
- * precompiled validators, the check modules' folder), so the bundle rewrites it to the module's path in
- * dist, relative to the chunk it lands in. The entry tells the judge sandbox where the bundled worker is
- * (harness/run/judge/judge-sandbox.ts BUNDLED_JUDGE_WORKER). Should bundling fail, the CLI runs from
- * dist/harness/ as compiled.
- */
-async function bundleCli(into) {
-  const out = join(into, 'cli-bundle');
-  try {
-    const { rolldown } = await import('rolldown');
-    const input = Object.fromEntries(Object.entries(CLI_ENTRIES).map(([name, file]) => [name, join(into, file)]));
-    const bundle = await rolldown({
-      input,
-      platform: 'node',
-      external: CLI_EXTERNAL,
-      logLevel: 'warn',
-      onLog: (level, log) => process.stderr.write(`adcp-conformance: bundling the CLI: ${log.message}\n`),
-      plugins: [
-        {
-          name: 'adcp-conformance-module-url',
-          transform(code, id) {
-            if (!id.startsWith(into + sep) || !code.includes('import.meta.url')) return null;
-            return {
-              code: code.replaceAll('import.meta.url', `${MODULE_URL}(${JSON.stringify(relative(into, id).split(sep).join('/'))})`),
-            };
-          },
-          renderChunk(code, chunk) {
-            const from = dirname(join(out, chunk.fileName));
-            const rewritten = code.replace(new RegExp(`${MODULE_URL}\\("([^"]+)"\\)`, 'g'), (_, file) => {
-              const rel = relative(from, join(into, file)).split(sep).join('/');
-              return `new URL(${JSON.stringify(rel)}, import.meta.url).href`;
-            });
-            return { code: rewritten };
-          },
-        },
-      ],
-    });
-    await bundle.write({
-      dir: out,
-      format: 'esm',
-      entryFileNames: '[name].js',
-      chunkFileNames: 'chunks/[name]-[hash].js',
-      // After the entry's imports have run (ESM hoists them), before it starts a worker.
-      banner: (chunk) =>
-        chunk.isEntry && chunk.name === 'cli'
-          ? `globalThis[Symbol.for('adcp-conformance.bundled-judge-worker')] = new URL('./judge-worker.js', import.meta.url).href;`
-          : '',
-    });
-    await bundle.close();
-    const left = readdirSync(out, { recursive: true }).filter(
-      (f) => String(f).endsWith('.js') && readFileSync(join(out, String(f)), 'utf8').includes(MODULE_URL),
-    );
-    if (left.length > 0) throw new Error(`a module URL was left unresolved in ${left.join(', ')}`);
-  } catch (e) {
-    rmSync(out, { recursive: true, force: true });
-    process.stderr.write(`adcp-conformance: the CLI was not bundled (${e instanceof Error ? e.message : String(e)}); it runs unbundled\n`);
-  }
 }
 
 // An npm lifecycle build (prepare, prepack) when the last build is current: nothing it reads is newer than

@@ -1,0 +1,109 @@
+// The CLI's bundle (scripts/build.mjs): the compiled CLI's main-thread entry and its judge worker's,
+// bundled by rolldown into dist/cli-bundle/ (shared code in chunks), which bin/adcp-conformance.js runs when
+// present. Each run of the CLI resolved and loaded ~600 modules across its two threads, ~0.4 CPU-s of a
+// one-agent run (bench/README.md).
+//
+// Every compiled module keeps its own `import.meta.url`: modules read files beside themselves (the config
+// schema, the precompiled validators, the check modules' folder), so each `import.meta.url` expression —
+// found in the module's syntax tree, never in a string or a comment — becomes the URL of the module's own
+// file in dist/, written relative to the chunk it lands in. The entry tells the judge sandbox where the
+// bundled worker is (harness/run/judge/judge-sandbox.ts BUNDLED_JUDGE_WORKER).
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+
+/** The entries, by output name. */
+const ENTRIES = { cli: 'harness/cli.js', 'judge-worker': 'harness/run/judge/judge-worker.js' };
+/** What stays outside: the vitest leg (vitest runs its own files from node_modules) and what runs load on demand. */
+const EXTERNAL = [/^vitest(\/|$)/, /^vite(\/|$)/, /^@vitest\//, /^@adcp\/sdk(\/|$)/, /^undici(\/|$)/, /^yaml(\/|$)/, /^tsx(\/|$)/];
+/** judge-sandbox.ts's BUNDLED_JUDGE_WORKER (test/build/compiled.test.ts fails if the worker is not the bundle's). */
+const WORKER_KEY = 'adcp-conformance.bundled-judge-worker';
+/** A module's own URL, as written into the bundle until its chunk is known (renderChunk). */
+const MODULE_URL = '__adcpConformanceModuleUrl';
+
+const posix = (path) => path.split(sep).join('/');
+
+/** The `import.meta.url` expressions of a syntax tree, in source order. */
+function moduleUrlSpots(ast) {
+  const spots = [];
+  const walk = (node) => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (!node || typeof node !== 'object' || typeof node.type !== 'string') return;
+    if (
+      node.type === 'MemberExpression' &&
+      !node.computed &&
+      node.object?.type === 'MetaProperty' &&
+      node.object.meta?.name === 'import' &&
+      node.object.property?.name === 'meta' &&
+      node.property?.name === 'url'
+    )
+      spots.push({ start: node.start, end: node.end });
+    for (const [key, value] of Object.entries(node)) if (key !== 'type' && value && typeof value === 'object') walk(value);
+  };
+  walk(ast);
+  return spots.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * The rolldown plugin that keeps each module's `import.meta.url` (modules of `root`, bundled into `out`).
+ * `parseAst` is rolldown's (rolldown/parseAst).
+ */
+export function moduleUrlPlugin(root, out, parseAst) {
+  return {
+    name: 'adcp-conformance-module-url',
+    transform(code, id) {
+      if (!id.startsWith(root + sep) || !code.includes('import.meta.url')) return null;
+      const own = `${MODULE_URL}(${JSON.stringify(posix(relative(root, id)))})`;
+      let rewritten = '';
+      let at = 0;
+      for (const { start, end } of moduleUrlSpots(parseAst(code))) {
+        if (code.slice(start, end) !== 'import.meta.url') throw new Error(`${id}: import.meta.url not found at ${start}–${end}`);
+        rewritten += code.slice(at, start) + own;
+        at = end;
+      }
+      return at === 0 ? null : { code: rewritten + code.slice(at) };
+    },
+    renderChunk(code, chunk) {
+      const from = dirname(join(out, chunk.fileName));
+      const rewritten = code.replace(new RegExp(`${MODULE_URL}\\("([^"]+)"\\)`, 'g'), (_, file) => {
+        return `new URL(${JSON.stringify(posix(relative(from, join(root, file))))}, import.meta.url).href`;
+      });
+      return { code: rewritten };
+    },
+  };
+}
+
+/** Bundle the compiled CLI (in `into`) into `into`/cli-bundle. Should bundling fail, the CLI runs from dist/harness/ as compiled. */
+export async function bundleCli(into) {
+  const out = join(into, 'cli-bundle');
+  try {
+    const { rolldown } = await import('rolldown');
+    const { parseAst } = await import('rolldown/parseAst');
+    const bundle = await rolldown({
+      input: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, join(into, file)])),
+      platform: 'node',
+      external: EXTERNAL,
+      logLevel: 'warn',
+      onLog: (level, log) => process.stderr.write(`adcp-conformance: bundling the CLI: ${log.message}\n`),
+      plugins: [moduleUrlPlugin(into, out, parseAst)],
+    });
+    await bundle.write({
+      dir: out,
+      format: 'esm',
+      entryFileNames: '[name].js',
+      chunkFileNames: 'chunks/[name]-[hash].js',
+      // Runs after the entry's imports (ESM hoists them), before the CLI starts a worker.
+      banner: (chunk) =>
+        chunk.isEntry && chunk.name === 'cli'
+          ? `globalThis[Symbol.for(${JSON.stringify(WORKER_KEY)})] = new URL('./judge-worker.js', import.meta.url).href;`
+          : '',
+    });
+    await bundle.close();
+    const left = readdirSync(out, { recursive: true }).filter(
+      (f) => String(f).endsWith('.js') && readFileSync(join(out, String(f)), 'utf8').includes(MODULE_URL),
+    );
+    if (left.length > 0) throw new Error(`a module URL was left unresolved in ${left.join(', ')}`);
+  } catch (e) {
+    rmSync(out, { recursive: true, force: true });
+    process.stderr.write(`adcp-conformance: the CLI was not bundled (${e instanceof Error ? e.message : String(e)}); it runs unbundled\n`);
+  }
+}
