@@ -18,7 +18,7 @@
 //     entry, shared code in chunks), which sellers/reference-seller.js runs when present: the test suite
 //     starts hundreds of sellers, and ~40% of a seller's start-up was resolving and loading ~300 modules
 //     (bench/README.md). Should bundling fail, the seller runs from dist/sellers/ as compiled.
-//   - dist/harness/checks/catalog-modules.js: the check modules as a static list, and dist/cli-bundle/: the CLI
+//   - dist/cli-bundle/ (with dist/harness/checks/catalog-modules.js, the check modules as a static list): the CLI
 //     (its main thread and its judge worker) bundled by rolldown, which bin/adcp-conformance.js runs when
 //     present (scripts/bundle-cli.mjs). Should bundling fail, the CLI runs from dist/harness/ as compiled.
 // It builds into a fresh directory and swaps it in, then writes dist/.build-stamp last: bin/entry.js runs
@@ -26,7 +26,7 @@
 // As an npm lifecycle script (prepare, prepack), a dist that is current is left as it is (below).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, extname, join, relative, sep } from 'node:path';
+import { dirname, extname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bundleCli } from './bundle-cli.mjs';
 
@@ -128,22 +128,6 @@ async function bundleSeller(into) {
   }
 }
 
-/**
- * Write `into`/harness/checks/catalog-modules.js over its compiled stub: one static import per check module
- * (harness/checks/catalog-modules.ts), so the CLI's bundle holds the checks in its own module graph.
- */
-async function listCheckModules(into) {
-  const { checkModuleFiles } = await import(pathToFileURL(join(into, 'harness', 'checks', 'catalog-files.js')).href);
-  const checksDir = join(into, 'harness', 'checks');
-  const files = checkModuleFiles(checksDir, '.js');
-  const lines = ['// Written by scripts/build.mjs (harness/checks/catalog-modules.ts): do not edit.'];
-  files.forEach(({ file }, i) => lines.push(`import * as m${i} from './${relative(checksDir, file).split(sep).join('/')}';`));
-  lines.push('export const builtCheckModules = new Map([');
-  files.forEach(({ area, slug }, i) => lines.push(`  [${JSON.stringify(`${area}/${slug}`)}, m${i}],`));
-  lines.push(']);', '');
-  writeFileSync(join(checksDir, 'catalog-modules.js'), lines.join('\n'));
-}
-
 // An npm lifecycle build (prepare, prepack) when the last build is current: nothing it reads is newer than
 // dist (bin/entry.js distProblem(true)), so a rebuild would make the same files. `npm install <git URL>` runs
 // prepare twice in its clone (npm installs the clone, then packs it), `npm pack` runs prepack then prepare:
@@ -191,7 +175,6 @@ try {
   await precompileSellerInputs(staging);
   await precompileConfig(staging);
   await bundleSeller(staging);
-  await listCheckModules(staging);
   await bundleCli(staging);
   rmSync(DIST, { recursive: true, force: true });
   renameSync(staging, DIST);

@@ -7,12 +7,16 @@
 // schema, the precompiled validators, the check modules' folder), so each `import.meta.url` expression —
 // found in the module's syntax tree, never in a string or a comment — becomes the URL of the module's own
 // file in dist/, written relative to the chunk it lands in. The entry tells the judge sandbox where the
-// bundled worker is (harness/run/judge/judge-sandbox.ts BUNDLED_JUDGE_WORKER).
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+// bundled worker is (harness/run/judge/judge-sandbox.ts BUNDLED_JUDGE_WORKER), and the check modules enter
+// the worker's graph through a static list written first (harness/checks/catalog-modules.ts).
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
+/** The judge worker's entry, by output name (the CLI entry announces it, below). */
+const WORKER_ENTRY = 'judge-worker';
 /** The entries, by output name. */
-const ENTRIES = { cli: 'harness/cli.js', 'judge-worker': 'harness/run/judge/judge-worker.js' };
+const ENTRIES = { cli: 'harness/cli.js', [WORKER_ENTRY]: 'harness/run/judge/judge-worker.js' };
 /** What stays outside: the vitest leg (vitest runs its own files from node_modules) and what runs load on demand. */
 const EXTERNAL = [/^vitest(\/|$)/, /^vite(\/|$)/, /^@vitest\//, /^@adcp\/sdk(\/|$)/, /^undici(\/|$)/, /^yaml(\/|$)/, /^tsx(\/|$)/];
 /** judge-sandbox.ts's BUNDLED_JUDGE_WORKER (test/build/compiled.test.ts fails if the worker is not the bundle's). */
@@ -72,10 +76,27 @@ export function moduleUrlPlugin(root, out, parseAst) {
   };
 }
 
+/**
+ * Write `into`/harness/checks/catalog-modules.js over its compiled stub: one static import per check module,
+ * so the bundle holds the checks in its own module graph.
+ */
+async function listCheckModules(into) {
+  const checksDir = join(into, 'harness', 'checks');
+  const { checkModuleFiles } = await import(pathToFileURL(join(checksDir, 'catalog-files.js')).href);
+  const files = checkModuleFiles(checksDir, '.js');
+  const lines = ['// Written by scripts/bundle-cli.mjs (harness/checks/catalog-modules.ts): do not edit.'];
+  files.forEach(({ file }, i) => lines.push(`import * as m${i} from './${posix(relative(checksDir, file))}';`));
+  lines.push('export const builtCheckModules = new Map([');
+  files.forEach(({ area, slug }, i) => lines.push(`  [${JSON.stringify(`${area}/${slug}`)}, m${i}],`));
+  lines.push(']);', '');
+  writeFileSync(join(checksDir, 'catalog-modules.js'), lines.join('\n'));
+}
+
 /** Bundle the compiled CLI (in `into`) into `into`/cli-bundle. Should bundling fail, the CLI runs from dist/harness/ as compiled. */
 export async function bundleCli(into) {
   const out = join(into, 'cli-bundle');
   try {
+    await listCheckModules(into);
     const { rolldown } = await import('rolldown');
     const { parseAst } = await import('rolldown/parseAst');
     const bundle = await rolldown({
@@ -94,7 +115,7 @@ export async function bundleCli(into) {
       // Runs after the entry's imports (ESM hoists them), before the CLI starts a worker.
       banner: (chunk) =>
         chunk.isEntry && chunk.name === 'cli'
-          ? `globalThis[Symbol.for(${JSON.stringify(WORKER_KEY)})] = new URL('./judge-worker.js', import.meta.url).href;`
+          ? `globalThis[Symbol.for(${JSON.stringify(WORKER_KEY)})] = new URL('./${WORKER_ENTRY}.js', import.meta.url).href;`
           : '',
     });
     await bundle.close();

@@ -77,7 +77,8 @@ const excerpts = new WeakMap<object, string>();
 
 function safeJson(v: unknown): string {
   if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return String(v);
-  const cached = v !== null && typeof v === 'object' ? excerpts.get(v) : undefined;
+  const key = v !== null && typeof v === 'object' ? v : undefined;
+  const cached = key && excerpts.get(key);
   if (cached !== undefined) return cached;
   let excerpt: string;
   try {
@@ -87,7 +88,7 @@ function safeJson(v: unknown): string {
   } catch {
     excerpt = '[unserializable]';
   }
-  if (v !== null && typeof v === 'object') excerpts.set(v, excerpt);
+  if (key) excerpts.set(key, excerpt);
   return excerpt;
 }
 
