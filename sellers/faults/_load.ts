@@ -12,8 +12,19 @@ const DIR = fileURLToPath(new URL('../faults/', import.meta.url));
 // .ts when run from source (tsx, vitest), .js when run from a compiled build.
 const EXT = extname(fileURLToPath(import.meta.url));
 
+/**
+ * Where a program built with every fault module inside it lists them, by name: the seller's V8 startup
+ * snapshot (scripts/seller-snapshot.mjs), which cannot import modules by path. They stand for this folder.
+ */
+export const BUILT_IN_FAULTS = Symbol.for('adcp-conformance.built-in-faults');
+function builtIn(dir: string): ReadonlyMap<string, Fault> | undefined {
+  return dir === DIR ? ((globalThis as Record<symbol, unknown>)[BUILT_IN_FAULTS] as ReadonlyMap<string, Fault> | undefined) : undefined;
+}
+
 /** The fault module files in `dir`, by name, sorted. */
 export function faultModuleFiles(dir: string = DIR, ext: string = EXT): Array<{ name: string; file: string }> {
+  const built = builtIn(dir);
+  if (built) return [...built.keys()].sort().map((name) => ({ name, file: join(dir, `${name}${ext}`) }));
   return readdirSync(dir)
     .filter((f) => f.endsWith(ext) && !f.endsWith(`.d${ext}`) && !f.startsWith('_') && !f.startsWith('.'))
     .sort()
@@ -33,7 +44,12 @@ export async function loadFaults(dir: string = DIR, ext: string = EXT, only?: re
         return hit;
       })
     : all;
-  const modules = await Promise.all(files.map(({ file }) => import(pathToFileURL(file).href) as Promise<{ default?: Fault }>));
+  const built = builtIn(dir);
+  const modules = await Promise.all(
+    files.map(({ name, file }) =>
+      built ? { default: built.get(name) } : (import(pathToFileURL(file).href) as Promise<{ default?: Fault }>),
+    ),
+  );
   const seen = new Set<string>();
   return Object.freeze(
     files.map(({ name, file }, i) => {

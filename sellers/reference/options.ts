@@ -49,18 +49,20 @@ export class UsageError extends Error {}
 /** The seller's faults for its start-up log line. */
 export const faultNames = (config: SellerConfig): string => config.faults.map((f) => f.name).join(', ') || 'none';
 
-export const USAGE = [
-  'usage: reference-seller --transport stdio|http [--port N] [--response-mode json|sse]',
-  '                        [--output-shape root|legacy] [--fault NAME]... [--no-sandbox] [--exit-on-stdin-end]',
-  '                        [--token TOKEN]   (HTTP: require Authorization: Bearer TOKEN)',
-  '                        [--require-account ACCOUNT_ID]   (refuse calls that do not name {account_id: ACCOUNT_ID})',
-  '                        [--brand-json-url URL]   (capabilities name it as identity.brand_json_url: where its keys are published)',
-  '                        [--test-controller]   (sandbox: list comply_test_controller, to force the async arm of create_media_buy)',
-  '       reference-seller --print-webhook-jwks   (print the public JWKS its webhooks are signed with, for webhookKeys)',
-  `faults: ${faultModuleFiles()
-    .map((f) => f.name)
-    .join(', ')}`,
-].join('\n');
+/** The usage text (a function: the fault list is read when asked, not at every seller start). */
+export const sellerUsage = (): string =>
+  [
+    'usage: reference-seller --transport stdio|http [--port N] [--response-mode json|sse]',
+    '                        [--output-shape root|legacy] [--fault NAME]... [--no-sandbox] [--exit-on-stdin-end]',
+    '                        [--token TOKEN]   (HTTP: require Authorization: Bearer TOKEN)',
+    '                        [--require-account ACCOUNT_ID]   (refuse calls that do not name {account_id: ACCOUNT_ID})',
+    '                        [--brand-json-url URL]   (capabilities name it as identity.brand_json_url: where its keys are published)',
+    '                        [--test-controller]   (sandbox: list comply_test_controller, to force the async arm of create_media_buy)',
+    '       reference-seller --print-webhook-jwks   (print the public JWKS its webhooks are signed with, for webhookKeys)',
+    `faults: ${faultModuleFiles()
+      .map((f) => f.name)
+      .join(', ')}`,
+  ].join('\n');
 
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;

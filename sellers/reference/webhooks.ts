@@ -8,7 +8,7 @@
 // A call that completed inline never reaches this module: only tasks.ts's async path calls it.
 import { createPrivateKey, randomUUID, sign as cryptoSign, createHash } from 'node:crypto';
 import type { AdcpJsonWebKey } from '@adcp/sdk/signing';
-import { buildSignatureBase, finalizeRequestSignature, prepareWebhookSignature } from './sdk-signing.ts';
+import { sdkSigning } from './sdk-signing.ts';
 import { isPlainObject, type JsonObject } from './json.ts';
 
 /**
@@ -134,6 +134,7 @@ function contentDigest(body: string): string {
  */
 export function signedHeaders(url: string, body: string, now: number = Math.floor(Date.now() / 1000)): Record<string, string> {
   const request = { method: 'POST', url, headers: { 'Content-Type': 'application/json' }, body };
+  const { buildSignatureBase, finalizeRequestSignature, prepareWebhookSignature } = sdkSigning();
   const prepared = prepareWebhookSignature(request, { keyid: SIGNING_KEY.kid, alg: 'ed25519' }, { now: () => now, windowSeconds: 300 });
   const headers = { ...prepared.headers, 'Content-Digest': contentDigest(body) };
   const base = buildSignatureBase(prepared.components, { ...request, headers }, prepared.params);
