@@ -42,8 +42,9 @@ export default defineConfig({
     server: { deps: { external: [/[\\/]adcp-conformance-native-precompiled-[^\\/]+[\\/]/] } },
     sequence: { sequencer: LongestFirst },
     // dist/ rebuilt when stale, so the CLI runs the build and not the sources through tsx; the AdCP
-    // validators the in-process tests use, precompiled once per run; the run's scratch directory (see the files).
-    globalSetup: ['test/setup/build.ts', 'test/setup/precompiled-schemas.ts', 'test/setup/tmp-root.ts'],
+    // validators the in-process tests use, precompiled once per run; the run's scratch directory; the seller
+    // snapshot stdio sellers start from (see the files).
+    globalSetup: ['test/setup/build.ts', 'test/setup/precompiled-schemas.ts', 'test/setup/tmp-root.ts', 'test/setup/seller-snapshot.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Under GitHub Actions, the runs these tests make must not append their summaries to the job's own.

@@ -27,7 +27,7 @@ const MODULE_URL = '__adcpConformanceModuleUrl';
 const posix = (path) => path.split(sep).join('/');
 
 /** The `import.meta.url` expressions of a syntax tree, in source order. */
-function moduleUrlSpots(ast) {
+export function moduleUrlSpots(ast) {
   const spots = [];
   const walk = (node) => {
     if (Array.isArray(node)) return node.forEach(walk);

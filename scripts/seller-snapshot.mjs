@@ -1,0 +1,127 @@
+// The reference seller as a V8 startup snapshot (`node --snapshot-blob`), for the test suite: it starts ~600
+// sellers, and a seller's start was ~0.27 CPU-s, ~0.17 of it loading and running its modules' top levels
+// (bench/README.md). Started from the snapshot, a seller begins with all of that done.
+//
+// Node 20 snapshots one CommonJS script that loads no module by path while it is built: the compiled seller
+// (dist/) is bundled by rolldown into one script, with every fault module inside it (sellers/faults/_load.ts
+// BUILT_IN_FAULTS) and the Ajv helpers its precompiled input validators require. Each module's
+// `import.meta.url` becomes its own file's URL in dist/, so what it reads beside itself is found as before.
+// @adcp/sdk's signer loads at the first webhook signature (sellers/reference/sdk-signing.ts).
+//
+// Test-only (test/setup/seller-snapshot.ts; sellers/launch.ts starts sellers from it when
+// ADCP_CONFORMANCE_SELLER_SNAPSHOT names one): the API is experimental in Node 20, and a blob runs only on
+// the node binary that wrote it. A seller started any other way runs dist/ as before.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { moduleUrlSpots } from './bundle-cli.mjs';
+
+/** What the precompiled validators (sellers/reference/validate-input.ts) begin with: `require` made for an ES module. */
+const ESM_REQUIRE = "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n";
+
+/**
+ * Node 20 builds a snapshot before it installs Array.prototype.toSorted, which node:http calls as it loads
+ * (its METHODS): a stand-in while the script runs, removed before the snapshot is taken. A seller started
+ * from the snapshot has the real one (Node installs it then).
+ */
+const SHIM = 'adcp-conformance.to-sorted-shim';
+const TO_SORTED = `if (!Array.prototype.toSorted) {
+  globalThis[${JSON.stringify(SHIM)}] = true;
+  Object.defineProperty(Array.prototype, 'toSorted', { value(compare) { return Array.prototype.slice.call(this).sort(compare); }, writable: true, configurable: true });
+}`;
+
+/** Each module's `import.meta.url` as the absolute URL of its own file (`id`). */
+function ownUrlPlugin(root, parseAst) {
+  return {
+    name: 'adcp-conformance-own-url',
+    transform(code, id) {
+      if (!id.startsWith(root + sep)) return null;
+      // The bundle's own `require` then loads the helpers into the script, not by path at run time.
+      if (code.startsWith(ESM_REQUIRE)) code = code.slice(ESM_REQUIRE.length);
+      if (!code.includes('import.meta.url')) return { code };
+      let rewritten = '';
+      let at = 0;
+      for (const { start, end } of moduleUrlSpots(parseAst(code))) {
+        rewritten += code.slice(at, start) + JSON.stringify(pathToFileURL(id).href);
+        at = end;
+      }
+      return { code: rewritten + code.slice(at) };
+    },
+  };
+}
+
+/**
+ * The HTTP transport left out: @hono/node-server reads globalThis.Request as it loads, and Node's fetch needs
+ * WebAssembly, which a snapshot being built lacks; and a snapshot's script cannot import a module at run
+ * time. HTTP sellers start from sellers/reference-seller.js (sellers/launch.ts).
+ */
+function stdioOnlyPlugin() {
+  const id = '\0adcp-conformance-snapshot-no-http';
+  return {
+    name: 'adcp-conformance-stdio-only',
+    resolveId: (source) => (/(^|[\\/])http\.js$/.test(source) && source.startsWith('.') ? id : null),
+    load: (which) =>
+      which === id
+        ? `export async function startHttp() { throw new Error("this is the reference seller's startup snapshot, which serves stdio only: start an HTTP seller from sellers/reference-seller.js"); }`
+        : null,
+  };
+}
+
+/**
+ * Write the seller's snapshot to `blob` from the compiled seller in `dist` (its script beside it, `.cjs`).
+ * Returns null, or why there is none (the suite then starts sellers as a user would).
+ */
+export async function buildSellerSnapshot(dist, blob) {
+  const script = blob.replace(/\.blob$/, '') + '.cjs';
+  const entry = blob.replace(/\.blob$/, '') + '-entry.mjs';
+  try {
+    const url = (file) => JSON.stringify(pathToFileURL(join(dist, 'sellers', file)).href);
+    const faultsDir = join(dist, 'sellers', 'faults');
+    const faults = readdirSync(faultsDir)
+      .filter((f) => f.endsWith('.js') && !f.startsWith('_'))
+      .sort()
+      .map((f) => f.slice(0, -3));
+    writeFileSync(
+      entry,
+      [
+        "import { startupSnapshot } from 'node:v8';",
+        `import { runSeller } from ${url('reference/run-seller.js')};`,
+        // Loaded now, so the snapshot holds them: run-seller imports its transport, and the transport the
+        // validators, when it starts serving (stdio only: stdioOnlyPlugin).
+        `import ${url('reference/stdio.js')};`,
+        `import ${url('reference/input-validators.js')};`,
+        `import { BUILT_IN_FAULTS } from ${url('faults/_load.js')};`,
+        ...faults.map((name, i) => `import f${i} from ${url(`faults/${name}.js`)};`),
+        `globalThis[BUILT_IN_FAULTS] = new Map([${faults.map((name, i) => `[${JSON.stringify(name)}, f${i}]`).join(', ')}]);`,
+        `if (globalThis[${JSON.stringify(SHIM)}]) delete Array.prototype.toSorted;`,
+        // Started from a snapshot, process.argv is [node, ...the arguments after `--`]: no script name.
+        'startupSnapshot.setDeserializeMainFunction(() => runSeller(process.argv.slice(1)));',
+        '',
+      ].join('\n'),
+    );
+    const { rolldown } = await import('rolldown');
+    const { parseAst } = await import('rolldown/parseAst');
+    const bundle = await rolldown({
+      input: entry,
+      platform: 'node',
+      logLevel: 'warn',
+      external: [/^@adcp\/sdk(\/|$)/],
+      onLog: () => {},
+      plugins: [ownUrlPlugin(dist, parseAst), stdioOnlyPlugin()],
+    });
+    await bundle.write({ file: script, format: 'cjs', codeSplitting: false, banner: TO_SORTED });
+    await bundle.close();
+    const built = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', script], {
+      cwd: dirname(blob),
+      encoding: 'utf8',
+    });
+    if (built.status !== 0) throw new Error(`node --build-snapshot exited ${built.status}: ${built.stderr.trim().slice(-2000)}`);
+    return null;
+  } catch (e) {
+    rmSync(blob, { force: true });
+    return e instanceof Error ? e.message : String(e);
+  } finally {
+    rmSync(entry, { force: true });
+  }
+}
