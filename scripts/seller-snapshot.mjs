@@ -1,12 +1,13 @@
 // The reference seller as a V8 startup snapshot (`node --snapshot-blob`), for the test suite: it starts ~600
-// sellers, and a seller's start was ~0.27 CPU-s, ~0.17 of it loading and running its modules' top levels
-// (bench/README.md). Started from the snapshot, a seller begins with all of that done.
+// sellers, and a seller's start was ~0.27 CPU-s over stdio and ~0.33 over HTTP, most of it loading and running
+// its modules' top levels (bench/README.md). Started from the snapshot, a seller begins with that done.
 //
 // Node 20 snapshots one CommonJS script that loads no module by path while it is built: the compiled seller
 // (dist/) is bundled by rolldown into one script, with every fault module inside it (sellers/faults/_load.ts
 // BUILT_IN_FAULTS) and the Ajv helpers its precompiled input validators require. Each module's
 // `import.meta.url` becomes its own file's URL in dist/, so what it reads beside itself is found as before.
-// @adcp/sdk's signer loads at the first webhook signature (sellers/reference/sdk-signing.ts).
+// @adcp/sdk's signer loads at the first webhook signature (sellers/reference/sdk-signing.ts), node:http and
+// the MCP SDK's HTTP adapter at an HTTP seller's start (lateLoadPlugin).
 //
 // Test-only (test/setup/seller-snapshot.ts; sellers/launch.ts starts sellers from it when
 // ADCP_CONFORMANCE_SELLER_SNAPSHOT names one): the API is experimental in Node 20, and a blob runs only on
@@ -19,17 +20,6 @@ import { moduleUrlSpots } from './bundle-cli.mjs';
 
 /** What the precompiled validators (sellers/reference/validate-input.ts) begin with: `require` made for an ES module. */
 const ESM_REQUIRE = "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n";
-
-/**
- * Node 20 builds a snapshot before it installs Array.prototype.toSorted, which node:http calls as it loads
- * (its METHODS): a stand-in while the script runs, removed before the snapshot is taken. A seller started
- * from the snapshot has the real one (Node installs it then).
- */
-const SHIM = 'adcp-conformance.to-sorted-shim';
-const TO_SORTED = `if (!Array.prototype.toSorted) {
-  globalThis[${JSON.stringify(SHIM)}] = true;
-  Object.defineProperty(Array.prototype, 'toSorted', { value(compare) { return Array.prototype.slice.call(this).sort(compare); }, writable: true, configurable: true });
-}`;
 
 /** Each module's `import.meta.url` as the absolute URL of its own file (`id`). */
 function ownUrlPlugin(root, parseAst) {
@@ -52,19 +42,36 @@ function ownUrlPlugin(root, parseAst) {
 }
 
 /**
- * The HTTP transport left out: @hono/node-server reads globalThis.Request as it loads, and Node's fetch needs
- * WebAssembly, which a snapshot being built lacks; and a snapshot's script cannot import a module at run
- * time. HTTP sellers start from sellers/reference-seller.js (sellers/launch.ts).
+ * What a snapshot cannot hold, loaded when first used instead: node:http (Node 20 cannot serialize the
+ * handles it makes as it loads) and @hono/node-server, the MCP SDK's HTTP adapter (it reads
+ * globalThis.Request as it loads, and Node's fetch needs WebAssembly, which a snapshot being built lacks).
+ * Each import of them becomes a stand-in that loads the real module at its first use, through `require` made
+ * at that time (the snapshot's script loads no package by path while it is built).
  */
-function stdioOnlyPlugin() {
-  const id = '\0adcp-conformance-snapshot-no-http';
+function lateLoadPlugin() {
+  const prefix = '\0adcp-conformance-late:';
+  const late = {
+    'node:http': 'export default new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });',
+    '@hono/node-server': 'export function getRequestListener(...args) { return load().getRequestListener(...args); }',
+  };
   return {
-    name: 'adcp-conformance-stdio-only',
-    resolveId: (source) => (/(^|[\\/])http\.js$/.test(source) && source.startsWith('.') ? id : null),
-    load: (which) =>
-      which === id
-        ? `export async function startHttp() { throw new Error("this is the reference seller's startup snapshot, which serves stdio only: start an HTTP seller from sellers/reference-seller.js"); }`
-        : null,
+    name: 'adcp-conformance-late-load',
+    resolveId(source, importer) {
+      const name = source === 'http' ? 'node:http' : source;
+      return late[name] && importer ? `${prefix}${name}\0${importer}` : null;
+    },
+    load(id) {
+      if (!id.startsWith(prefix)) return null;
+      const [name, importer] = id.slice(prefix.length).split('\0');
+      // Resolved from the importing module's own file, as its import would have been.
+      return [
+        "import { createRequire } from 'node:module';",
+        'let loaded;',
+        `const load = () => (loaded ??= createRequire(${JSON.stringify(pathToFileURL(importer).href)})(${JSON.stringify(name)}));`,
+        late[name],
+        '',
+      ].join('\n');
+    },
   };
 }
 
@@ -88,13 +95,13 @@ export async function buildSellerSnapshot(dist, blob) {
         "import { startupSnapshot } from 'node:v8';",
         `import { runSeller } from ${url('reference/run-seller.js')};`,
         // Loaded now, so the snapshot holds them: run-seller imports its transport, and the transport the
-        // validators, when it starts serving (stdio only: stdioOnlyPlugin).
+        // validators, when it starts serving.
         `import ${url('reference/stdio.js')};`,
+        `import ${url('reference/http.js')};`,
         `import ${url('reference/input-validators.js')};`,
         `import { BUILT_IN_FAULTS } from ${url('faults/_load.js')};`,
         ...faults.map((name, i) => `import f${i} from ${url(`faults/${name}.js`)};`),
         `globalThis[BUILT_IN_FAULTS] = new Map([${faults.map((name, i) => `[${JSON.stringify(name)}, f${i}]`).join(', ')}]);`,
-        `if (globalThis[${JSON.stringify(SHIM)}]) delete Array.prototype.toSorted;`,
         // Started from a snapshot, process.argv is [node, ...the arguments after `--`]: no script name.
         'startupSnapshot.setDeserializeMainFunction(() => runSeller(process.argv.slice(1)));',
         '',
@@ -108,9 +115,9 @@ export async function buildSellerSnapshot(dist, blob) {
       logLevel: 'warn',
       external: [/^@adcp\/sdk(\/|$)/],
       onLog: () => {},
-      plugins: [ownUrlPlugin(dist, parseAst), stdioOnlyPlugin()],
+      plugins: [ownUrlPlugin(dist, parseAst), lateLoadPlugin()],
     });
-    await bundle.write({ file: script, format: 'cjs', codeSplitting: false, banner: TO_SORTED });
+    await bundle.write({ file: script, format: 'cjs', codeSplitting: false });
     await bundle.close();
     const built = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', script], {
       cwd: dirname(blob),

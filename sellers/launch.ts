@@ -35,6 +35,8 @@ export interface SellerOptions {
   brandJsonUrl?: string;
   /** Lists `comply_test_controller` (sandbox sellers only: `--test-controller`). */
   testController?: boolean;
+  /** The startup snapshot to start from (SELLER_SNAPSHOT_ENV): by default the one it names, if any; null, none. */
+  snapshot?: string | null;
 }
 
 /**
@@ -65,18 +67,21 @@ function sellerArgs(transport: 'stdio' | 'http', opts: SellerOptions): string[] 
 }
 
 /**
- * Names a V8 startup snapshot of the seller (scripts/seller-snapshot.mjs) to start stdio sellers from: they
- * begin with their modules loaded (~0.2 CPU-s less per seller). The test suite builds one per run
- * (test/setup/seller-snapshot.ts) and starts hundreds of sellers; HTTP sellers start from SELLER_ENTRY.
+ * Names a V8 startup snapshot of the seller (scripts/seller-snapshot.mjs) to start sellers from: they begin
+ * with their modules loaded (~0.15 CPU-s less per seller). The test suite builds one per run
+ * (test/setup/seller-snapshot.ts) and starts hundreds of sellers.
  */
 export const SELLER_SNAPSHOT_ENV = 'ADCP_CONFORMANCE_SELLER_SNAPSHOT';
 
+/** node's arguments for a seller: its entry script and options, or the snapshot and (after `--`) the options. */
+function nodeArgs(transport: 'stdio' | 'http', opts: SellerOptions): string[] {
+  const args = sellerArgs(transport, opts);
+  const snapshot = opts.snapshot === undefined ? process.env[SELLER_SNAPSHOT_ENV] : opts.snapshot;
+  return snapshot && existsSync(snapshot) ? ['--snapshot-blob', snapshot, '--', ...args.slice(1)] : args;
+}
+
 export function stdioSellerCommand(opts: SellerOptions = {}): { command: string; args: string[] } {
-  const args = sellerArgs('stdio', opts);
-  const snapshot = process.env[SELLER_SNAPSHOT_ENV];
-  // Started from a snapshot, the seller's arguments follow `--` (node reads the ones before it).
-  if (snapshot && existsSync(snapshot)) return { command: process.execPath, args: ['--snapshot-blob', snapshot, '--', ...args.slice(1)] };
-  return { command: process.execPath, args };
+  return { command: process.execPath, args: nodeArgs('stdio', opts) };
 }
 
 // Children still running when this process exits are killed with it.
@@ -111,7 +116,7 @@ async function stop(child: ChildProcess): Promise<void> {
 
 export async function startHttpSeller(opts: SellerOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
   // stdin is a pipe we never write: when this process dies, it closes and the seller exits too.
-  const child = spawn(process.execPath, sellerArgs('http', opts), { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, nodeArgs('http', opts), { stdio: ['pipe', 'pipe', 'pipe'] });
   track(child);
   let stderrTail = '';
   child.stderr!.setEncoding('utf8');

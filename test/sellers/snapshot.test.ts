@@ -1,9 +1,9 @@
 // The reference seller's startup snapshot (scripts/seller-snapshot.mjs), which the suite's stdio sellers start
 // from (test/setup/seller-snapshot.ts): it is the same seller as sellers/reference-seller.js — the same
-// verdicts, the same faults (built into it, not imported by path), a fresh state per process — and it says so
-// when asked for what it cannot serve.
+// verdicts over stdio and HTTP, the same faults (built into it, not imported by path), a fresh state per
+// process.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import type { AgentConfig } from '../../harness/config/types.ts';
 import type { Outcome } from '../../harness/checks/check.ts';
@@ -12,7 +12,7 @@ import { DEFAULT_MAX_BYTES } from '../../harness/config/index.ts';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import { createSchemaService, sdkSchemaSource } from '../../harness/schemas/index.ts';
 import { faultByName, tripsAt } from '../../sellers/faults.ts';
-import { SELLER_ENTRY, SELLER_SNAPSHOT_ENV, stdioSellerCommand } from '../../sellers/launch.ts';
+import { SELLER_ENTRY, SELLER_SNAPSHOT_ENV, startHttpSeller, stdioSellerCommand } from '../../sellers/launch.ts';
 
 const snapshot = process.env[SELLER_SNAPSHOT_ENV];
 
@@ -21,23 +21,33 @@ function sellerArgs(fromSnapshot: boolean, args: string[]): string[] {
   return fromSnapshot ? ['--snapshot-blob', snapshot!, '--', ...args] : [SELLER_ENTRY, ...args];
 }
 
-async function judged(fromSnapshot: boolean, faults: string[]): Promise<Outcome[]> {
-  const agent: AgentConfig = {
-    name: fromSnapshot ? 'snapshot' : 'entry',
-    transport: 'stdio',
-    command: process.execPath,
-    args: sellerArgs(fromSnapshot, ['--transport', 'stdio', ...faults.flatMap((f) => ['--fault', f])]),
-    env: {},
-    timeouts: { connectMs: 20_000, callMs: 8_000, agentMs: 90_000 },
-    production: false,
-    sandbox: true,
-    maxBytes: DEFAULT_MAX_BYTES,
-    secrets: [],
-  };
+async function judge(agent: AgentConfig): Promise<Outcome[]> {
   const source = sdkSchemaSource();
   const capture = await captureAgent(agent, { adcpReleases: await source.versions() });
   const schemas = await createSchemaService(capture, source);
   return judgeAgent(capture, { schemas, agent: capture.agent });
+}
+
+const common = {
+  timeouts: { connectMs: 20_000, callMs: 8_000, agentMs: 90_000 },
+  production: false,
+  sandbox: true,
+  maxBytes: DEFAULT_MAX_BYTES,
+  secrets: [],
+};
+
+async function judged(transport: 'stdio' | 'http', fromSnapshot: boolean, faults: string[]): Promise<Outcome[]> {
+  const name = fromSnapshot ? 'snapshot' : 'entry';
+  if (transport === 'stdio') {
+    const args = sellerArgs(fromSnapshot, ['--transport', 'stdio', ...faults.flatMap((f) => ['--fault', f])]);
+    return judge({ name, transport, command: process.execPath, args, env: {}, ...common });
+  }
+  const seller = await startHttpSeller({ faults, snapshot: fromSnapshot ? snapshot! : null });
+  try {
+    return await judge({ name, transport, url: seller.url, headers: {}, ...common });
+  } finally {
+    await seller.close();
+  }
 }
 
 /** Each check × tool's statuses (messages name per-process ids and times). */
@@ -50,19 +60,46 @@ function tripped(outcomes: Outcome[]): Record<string, string> {
   return Object.fromEntries(Object.entries(worst).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-test('the suite builds the snapshot, and its stdio sellers start from it', () => {
+/** The command lines of this process's children (Linux /proc), each as its arguments. */
+function childCommandLines(): string[][] {
+  return readdirSync('/proc')
+    .filter((pid) => /^\d+$/.test(pid))
+    .flatMap((pid) => {
+      try {
+        const ppid = /^\d+ \(.*\) \S (\d+)/s.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
+        return ppid === String(process.pid) ? [readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean)] : [];
+      } catch {
+        return []; // gone meanwhile
+      }
+    });
+}
+
+test('the suite builds the snapshot, and its stdio and HTTP sellers start from it', async () => {
   expect(snapshot, `${SELLER_SNAPSHOT_ENV} (test/setup/seller-snapshot.ts)`).toBeTruthy();
   expect(existsSync(snapshot!)).toBe(true);
   expect(stdioSellerCommand({ faults: ['hang-on-call'] }).args).toEqual(
     sellerArgs(true, ['--transport', 'stdio', '--fault', 'hang-on-call']),
   );
+  if (!existsSync('/proc/self/stat')) return;
+  const seller = await startHttpSeller({ faults: ['hang-on-call'] });
+  try {
+    expect(childCommandLines().map((args) => args.slice(1))).toContainEqual(
+      sellerArgs(true, ['--transport', 'http', '--port', '0', '--response-mode', 'json', '--exit-on-stdin-end', '--fault', 'hang-on-call']),
+    );
+  } finally {
+    await seller.close();
+  }
 });
 
 describe.skipIf(!snapshot)('started from the snapshot, the seller is the one sellers/reference-seller.js starts', () => {
   // creative-list-misses-synced keeps state of its own across calls (what it saw synced); two faults, two
   // modules looked up among the built-in ones.
-  test.for([[[]], [['creative-list-misses-synced', 'context-not-echoed']]] as const)('faults %j: the same outcomes', async ([faults]) => {
-    const [fromSnapshot, fromEntry] = await Promise.all([judged(true, [...faults]), judged(false, [...faults])]);
+  test.for([
+    ['stdio', []],
+    ['stdio', ['creative-list-misses-synced', 'context-not-echoed']],
+    ['http', ['creative-list-misses-synced']],
+  ] as const)('over %s, faults %j: the same outcomes', async ([transport, faults]) => {
+    const [fromSnapshot, fromEntry] = await Promise.all([judged(transport, true, [...faults]), judged(transport, false, [...faults])]);
     expect(statuses(fromSnapshot)).toEqual(statuses(fromEntry));
     const expected = faults.reduce<Record<string, string>>((all, name) => ({ ...all, ...tripsAt(faultByName(name)!) }), {});
     expect(tripped(fromSnapshot)).toEqual(Object.fromEntries(Object.entries(expected).sort(([a], [b]) => a.localeCompare(b))));
@@ -79,15 +116,5 @@ describe.skipIf(!snapshot)('started from the snapshot, the seller is the one sel
     expect(b.stderr).toContain("unknown fault 'no-such-fault'");
     expect(b.stderr).toMatch(/faults: .*creative-list-misses-synced/);
     expect([a.status, a.stderr]).toEqual([b.status, b.stderr]);
-  });
-
-  test('asked to serve HTTP, it says it serves stdio only', () => {
-    const r = spawnSync(process.execPath, sellerArgs(true, ['--transport', 'http', '--port', '0']), {
-      encoding: 'utf8',
-      input: '',
-      timeout: 20_000,
-    });
-    expect(r.status).toBe(1);
-    expect(r.stderr).toContain('serves stdio only: start an HTTP seller from sellers/reference-seller.js');
   });
 });
