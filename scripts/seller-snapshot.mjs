@@ -14,7 +14,7 @@
 // the node binary that wrote it. A seller started any other way runs dist/ as before.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { moduleUrlSpots } from './bundle-cli.mjs';
 
@@ -76,7 +76,8 @@ function lateLoadPlugin() {
 }
 
 /**
- * Write the seller's snapshot to `blob` from the compiled seller in `dist` (its script beside it, `.cjs`).
+ * Write the seller's snapshot to `blob` from the compiled seller in `dist` (its script beside it, `.cjs`, and
+ * `<blob>.json` naming `dist`).
  * Returns null, or why there is none (the suite then starts sellers as a user would).
  */
 export async function buildSellerSnapshot(dist, blob) {
@@ -124,9 +125,12 @@ export async function buildSellerSnapshot(dist, blob) {
       encoding: 'utf8',
     });
     if (built.status !== 0) throw new Error(`node --build-snapshot exited ${built.status}: ${built.stderr.trim().slice(-2000)}`);
+    // Which dist/ it holds (sellers/launch.ts starts a project's sellers only from a snapshot of its own).
+    writeFileSync(`${blob}.json`, `${JSON.stringify({ dist: resolve(dist) })}\n`);
     return null;
   } catch (e) {
     rmSync(blob, { force: true });
+    rmSync(`${blob}.json`, { force: true });
     return e instanceof Error ? e.message : String(e);
   } finally {
     rmSync(entry, { force: true });

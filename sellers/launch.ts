@@ -1,7 +1,7 @@
 // Starting the embedded reference seller from the harness and from tests: the stdio command line
 // (the harness spawns it itself) and an HTTP seller in a child process on an ephemeral loopback port.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -69,15 +69,36 @@ function sellerArgs(transport: 'stdio' | 'http', opts: SellerOptions): string[] 
 /**
  * Names a V8 startup snapshot of the seller (scripts/seller-snapshot.mjs) to start sellers from: they begin
  * with their modules loaded (~0.15 CPU-s less per seller). The test suite builds one per run
- * (test/setup/seller-snapshot.ts) and starts hundreds of sellers.
+ * (test/setup/seller-snapshot.ts) and starts hundreds of sellers. Used only when it was built from this
+ * project's dist/.
  */
 export const SELLER_SNAPSHOT_ENV = 'ADCP_CONFORMANCE_SELLER_SNAPSHOT';
+
+/** The dist/ this seller runs (SELLER_ENTRY's project's). */
+const OWN_DIST = path.join(path.dirname(path.dirname(SELLER_ENTRY)), 'dist');
+const snapshotDists = new Map<string, string | undefined>();
+/**
+ * Whether `snapshot` was built from this project's dist/ (its `.json` beside it says which): an installed
+ * copy of the harness that a test runs inherits the variable, and must start its own seller.
+ */
+function ownSnapshot(snapshot: string): boolean {
+  if (!snapshotDists.has(snapshot)) {
+    let dist: string | undefined;
+    try {
+      dist = (JSON.parse(readFileSync(`${snapshot}.json`, 'utf8')) as { dist?: string }).dist;
+    } catch {
+      dist = undefined; // none, or unreadable: not ours
+    }
+    snapshotDists.set(snapshot, dist);
+  }
+  return snapshotDists.get(snapshot) === OWN_DIST && existsSync(snapshot);
+}
 
 /** node's arguments for a seller: its entry script and options, or the snapshot and (after `--`) the options. */
 function nodeArgs(transport: 'stdio' | 'http', opts: SellerOptions): string[] {
   const args = sellerArgs(transport, opts);
   const snapshot = opts.snapshot === undefined ? process.env[SELLER_SNAPSHOT_ENV] : opts.snapshot;
-  return snapshot && existsSync(snapshot) ? ['--snapshot-blob', snapshot, '--', ...args.slice(1)] : args;
+  return snapshot && ownSnapshot(snapshot) ? ['--snapshot-blob', snapshot, '--', ...args.slice(1)] : args;
 }
 
 export function stdioSellerCommand(opts: SellerOptions = {}): { command: string; args: string[] } {
