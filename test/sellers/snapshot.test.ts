@@ -56,10 +56,15 @@ async function judged(transport: 'stdio' | 'http', fromSnapshot: boolean, faults
 
 /**
  * Each check × tool's statuses, once each (messages name per-process ids and times). How many times the task
- * flow polls (`tasks/get (task-lifecycle: poll-N)`) follows the clock, not the seller: the polls count as one.
+ * flow polls tasks/get follows the clock, not the seller, and so does the number of each call after the polls:
+ * `poll-N` and `call N` count as one.
  */
 const statuses = (outcomes: Outcome[]): string[] =>
-  [...new Set(outcomes.map((o) => `${o.check} › ${o.tool.replace(/\bpoll-\d+\)/, 'poll-N)')}: ${o.status}`))].sort();
+  [
+    ...new Set(
+      outcomes.map((o) => `${o.check} › ${o.tool.replace(/\bpoll-\d+\)/, 'poll-N)').replace(/\(call \d+\)/, '(call N)')}: ${o.status}`),
+    ),
+  ].sort();
 
 /** The ids that failed or warned, with the worst status. */
 function tripped(outcomes: Outcome[]): Record<string, string> {
