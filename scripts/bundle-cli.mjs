@@ -27,7 +27,7 @@ const MODULE_URL = '__adcpConformanceModuleUrl';
 const posix = (path) => path.split(sep).join('/');
 
 /** The `import.meta.url` expressions of a syntax tree, in source order. */
-export function moduleUrlSpots(ast) {
+function moduleUrlSpots(ast) {
   const spots = [];
   const walk = (node) => {
     if (Array.isArray(node)) return node.forEach(walk);
@@ -48,6 +48,22 @@ export function moduleUrlSpots(ast) {
 }
 
 /**
+ * `code` (the module `id`) with each `import.meta.url` expression replaced by `replacement`, or null when it has
+ * none. `parseAst` is rolldown's (rolldown/parseAst).
+ */
+export function replaceModuleUrls(code, id, parseAst, replacement) {
+  if (!code.includes('import.meta.url')) return null;
+  let rewritten = '';
+  let at = 0;
+  for (const { start, end } of moduleUrlSpots(parseAst(code))) {
+    if (code.slice(start, end) !== 'import.meta.url') throw new Error(`${id}: import.meta.url not found at ${start}–${end}`);
+    rewritten += code.slice(at, start) + replacement;
+    at = end;
+  }
+  return at === 0 ? null : rewritten + code.slice(at);
+}
+
+/**
  * The rolldown plugin that keeps each module's `import.meta.url` (modules of `root`, bundled into `out`).
  * `parseAst` is rolldown's (rolldown/parseAst).
  */
@@ -55,16 +71,9 @@ export function moduleUrlPlugin(root, out, parseAst) {
   return {
     name: 'adcp-conformance-module-url',
     transform(code, id) {
-      if (!id.startsWith(root + sep) || !code.includes('import.meta.url')) return null;
-      const own = `${MODULE_URL}(${JSON.stringify(posix(relative(root, id)))})`;
-      let rewritten = '';
-      let at = 0;
-      for (const { start, end } of moduleUrlSpots(parseAst(code))) {
-        if (code.slice(start, end) !== 'import.meta.url') throw new Error(`${id}: import.meta.url not found at ${start}–${end}`);
-        rewritten += code.slice(at, start) + own;
-        at = end;
-      }
-      return at === 0 ? null : { code: rewritten + code.slice(at) };
+      if (!id.startsWith(root + sep)) return null;
+      const rewritten = replaceModuleUrls(code, id, parseAst, `${MODULE_URL}(${JSON.stringify(posix(relative(root, id)))})`);
+      return rewritten === null ? null : { code: rewritten };
     },
     renderChunk(code, chunk) {
       const from = dirname(join(out, chunk.fileName));

@@ -16,27 +16,21 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { moduleUrlSpots } from './bundle-cli.mjs';
+import { replaceModuleUrls } from './bundle-cli.mjs';
 
-/** What the precompiled validators (sellers/reference/validate-input.ts) begin with: `require` made for an ES module. */
-const ESM_REQUIRE = "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n";
-
-/** Each module's `import.meta.url` as the absolute URL of its own file (`id`). */
-function ownUrlPlugin(root, parseAst) {
+/**
+ * Each module's `import.meta.url` as the absolute URL of its own file (`id`). The precompiled validators'
+ * `require` made for an ES module (`prelude`, sellers/reference/validate-input.ts) is dropped: the bundle's own
+ * `require` then loads Ajv's helpers into the script, not by path at run time.
+ */
+function ownUrlPlugin(root, parseAst, prelude) {
   return {
     name: 'adcp-conformance-own-url',
     transform(code, id) {
       if (!id.startsWith(root + sep)) return null;
-      // The bundle's own `require` then loads the helpers into the script, not by path at run time.
-      if (code.startsWith(ESM_REQUIRE)) code = code.slice(ESM_REQUIRE.length);
-      if (!code.includes('import.meta.url')) return { code };
-      let rewritten = '';
-      let at = 0;
-      for (const { start, end } of moduleUrlSpots(parseAst(code))) {
-        rewritten += code.slice(at, start) + JSON.stringify(pathToFileURL(id).href);
-        at = end;
-      }
-      return { code: rewritten + code.slice(at) };
+      const body = code.startsWith(prelude) ? code.slice(prelude.length) : code;
+      const rewritten = replaceModuleUrls(body, id, parseAst, JSON.stringify(pathToFileURL(id).href)) ?? body;
+      return rewritten === code ? null : { code: rewritten };
     },
   };
 }
@@ -110,13 +104,14 @@ export async function buildSellerSnapshot(dist, blob) {
     );
     const { rolldown } = await import('rolldown');
     const { parseAst } = await import('rolldown/parseAst');
+    const { STANDALONE_PRELUDE } = await import(pathToFileURL(join(dist, 'sellers', 'reference', 'validate-input.js')).href);
     const bundle = await rolldown({
       input: entry,
       platform: 'node',
       logLevel: 'warn',
       external: [/^@adcp\/sdk(\/|$)/],
       onLog: () => {},
-      plugins: [ownUrlPlugin(dist, parseAst), lateLoadPlugin()],
+      plugins: [ownUrlPlugin(dist, parseAst, STANDALONE_PRELUDE), lateLoadPlugin()],
     });
     await bundle.write({ file: script, format: 'cjs', codeSplitting: false });
     await bundle.close();

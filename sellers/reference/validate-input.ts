@@ -29,6 +29,12 @@ function validator(tool: string): ValidateFunction | undefined {
 }
 
 /**
+ * What the standalone module begins with: standalone ESM still `require`s Ajv's runtime helpers and
+ * ajv-formats (CommonJS). The seller's startup snapshot drops it (scripts/seller-snapshot.mjs).
+ */
+export const STANDALONE_PRELUDE = "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n";
+
+/**
  * The validators as Ajv standalone code (an ES module exporting `validators`: tool → function), written by
  * the build beside the compiled module as input-validators.js: a seller start then loads them instead of
  * compiling them (~0.2 CPU-s; tests start hundreds of sellers). Same options, so the same errors.
@@ -43,8 +49,7 @@ export async function inputValidatorsSource(): Promise<string> {
   tools.forEach((tool, i) => generator.addSchema(inputSchemas[tool]!, `v${i}`));
   const code = standaloneCode(generator, Object.fromEntries(tools.map((_, i) => [`v${i}`, `v${i}`])));
   const table = tools.map((tool, i) => `${JSON.stringify(tool)}: v${i}`).join(', ');
-  // Standalone ESM still `require`s Ajv's runtime helpers and ajv-formats (CommonJS).
-  return `import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n${code}\nexport const validators = { ${table} };\n`;
+  return `${STANDALONE_PRELUDE}${code}\nexport const validators = { ${table} };\n`;
 }
 
 /** Load the build's precompiled validators when there are some (a compiled build); from source, none. */
