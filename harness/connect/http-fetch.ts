@@ -1,13 +1,19 @@
-// The `fetch` the SDK's StreamableHTTPClientTransport uses: undici with an Agent of its own (connect /
-// headers / body timeouts, keep-alive), redirects never followed by fetch itself, and every response
-// body read through a byte counter that stops at `maxBytes` — JSON and SSE alike — and aborts the
-// pending call's signal (with SSE, a stream error alone only reaches transport.onerror).
-// It also records one HttpObservation per response and taps the raw JSON-RPC messages.
+// The `fetch` the SDK's StreamableHTTPClientTransport uses: undici's dispatcher with an Agent of its own
+// (connect / headers / body timeouts, keep-alive), redirects never followed, content codings undone as
+// fetch does (connect/content-coding.ts), and every response body read through a byte counter that stops
+// at `maxBytes` — JSON and SSE alike — and aborts the pending call's signal (with SSE, a stream error alone
+// only reaches transport.onerror). It also records one HttpObservation per response and taps the raw
+// JSON-RPC messages. undici's `request`, not its WHATWG `fetch`: fetch's Request, Headers and web streams
+// were most of the harness's CPU per HTTP call (bench/README.md), and a JSON answer is parsed once, by the
+// gate below, and handed to the SDK as that value.
 import { isUtf8 } from 'node:buffer';
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Readable } from 'node:stream';
+import { Agent } from 'undici';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { HttpObservation } from '../record/exchange.ts';
+import { HARNESS_VERSION } from '../version.ts';
 import { type CallTracker, rpcInfo } from './call-tracker.ts';
+import { ACCEPT_ENCODING, decodedBody } from './content-coding.ts';
 import { classify, failure, oneLine, OversizeError } from './failure.ts';
 import { SseTap } from './sse-tap.ts';
 
@@ -37,6 +43,7 @@ const EXCERPT_CHARS = 200;
  */
 export const MAX_CONNECTIONS_PER_ORIGIN = 4;
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+const USER_AGENT = `adcp-conformance/${HARNESS_VERSION}`;
 
 export function mediaType(contentType: string | null): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
@@ -87,18 +94,25 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
 
     // A network error propagates to the SDK request and is classified from its rejection.
     const signal = AbortSignal.any(signals);
+    const target = typeof url === 'string' ? new URL(url) : url;
+    // What fetch refuses to send (and the SDK relies on it): a URL's userinfo never becomes a request.
+    if (target.username || target.password) throw new TypeError('Request cannot be constructed from a URL that includes credentials');
+    const headers = headerObject(init?.headers);
+    // What fetch added: the codings it undoes (as content-coding.ts does now), and who is asking.
+    headers['accept-encoding'] ??= ACCEPT_ENCODING;
+    headers['user-agent'] ??= USER_AGENT;
     const send = (via: Agent = dispatcher) =>
-      undiciFetch(url, {
-        method,
-        headers: Object.fromEntries(new Headers(init?.headers)),
+      via.request({
+        origin: target.origin,
+        path: target.pathname + target.search,
+        method: method as 'POST',
+        headers,
         body: body ?? null,
-        redirect: 'manual',
         signal,
-        dispatcher: via,
       });
-    let response: Awaited<ReturnType<typeof send>>;
+    let reply: Awaited<ReturnType<typeof send>>;
     try {
-      response = await send();
+      reply = await send();
     } catch (err) {
       // Sent on a kept-alive socket the seller closed while it sat idle, the request dies unread: sent
       // once more, on a fresh connection, as HTTP clients do. A seller that closes a fresh connection
@@ -107,11 +121,13 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
       // A connection of its own (the pool's other idle sockets may be just as stale), closed once answered.
       const fresh = new Agent({ connect: { timeout: slack }, headersTimeout: slack, bodyTimeout: slack, connections: 1 });
       try {
-        response = await send(fresh);
+        reply = await send(fresh);
       } finally {
         void fresh.close().catch(() => {});
       }
     }
+    const response = { status: reply.statusCode, headers: new Headers(headerPairs(reply.headers)) };
+    const source = decodedBody(reply.body, reply.statusCode, reply.headers['content-encoding']);
 
     const contentType = response.headers.get('content-type');
     const sessionId = response.headers.get('mcp-session-id');
@@ -124,13 +140,11 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
     opts.observe(observation);
     if (call) call.http = observation;
 
-    const headers = [...response.headers];
-    const init2 = { status: response.status, statusText: response.statusText, headers };
+    const init2 = { status: response.status, headers: response.headers };
     const type = mediaType(contentType);
-    const source = response.body as ReadableStream<Uint8Array> | null;
 
     if (response.status < 200 || response.status > 299) {
-      const snippet = source ? await readUpTo(source, Math.min(ERROR_SNIPPET_BYTES, maxBytes)) : '';
+      const snippet = await readUpTo(source, Math.min(ERROR_SNIPPET_BYTES, maxBytes));
       // What the seller said, so a 401/404/5xx reads as itself (bounded, one line, redacted).
       const excerpt = snippet.trim() ? oneLine(snippet, secrets, EXCERPT_CHARS) : undefined;
       const challenge = response.status === 401 ? response.headers.get('www-authenticate') : null;
@@ -157,8 +171,10 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
       }
       return new Response(NULL_BODY_STATUSES.has(response.status) ? null : snippet, init2);
     }
-    if (!source || NULL_BODY_STATUSES.has(response.status) || response.status === 202) {
-      await source?.cancel().catch(() => {});
+    if (NULL_BODY_STATUSES.has(response.status) || response.status === 202) {
+      // Read to its end (a small body) so the socket is kept alive, or dropped past undici's dump limit.
+      if (source === reply.body) await reply.body.dump().catch(() => {});
+      else source.destroy();
       return new Response(null, init2);
     }
     if (type === 'application/json') {
@@ -168,8 +184,11 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
         (seen) => onOversize(call, seen),
         () => tracker.invalidUtf8('a JSON body'),
       );
-      // The SDK reads only what the gate admitted ('[]' when it withheld everything: a batch, a wrong id).
-      return new Response(gateJson(text, tracker) ? text : '[]', init2);
+      // The SDK reads only what the gate admitted ([] when it withheld everything: a batch, a wrong id),
+      // as the value the gate parsed; text the gate cannot parse goes to the SDK, which reports it.
+      const gated = gateJson(text, tracker);
+      if (gated === undefined) return new Response(text, init2);
+      return new ParsedJsonResponse(gated.admitted ? gated.value : [], init2);
     }
     if (type === 'text/event-stream') {
       const tap = new SseTap(
@@ -237,15 +256,48 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
   };
 }
 
-/** Whether the SDK may read a JSON body (the tracker records its answer or the rule it breaks). */
-function gateJson(text: string, tracker: CallTracker): boolean {
-  let parsed: unknown;
+/**
+ * A JSON body parsed, and whether the SDK may read it (the tracker records its answer or the rule it
+ * breaks); undefined when it is not JSON.
+ */
+function gateJson(text: string, tracker: CallTracker): { value: unknown; admitted: boolean } | undefined {
+  let value: unknown;
   try {
-    parsed = JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
-    return true; // the SDK reports the parse error itself
+    return undefined;
   }
-  return tracker.admit(parsed, Buffer.byteLength(text), text);
+  return { value, admitted: tracker.admit(value, Buffer.byteLength(text), text) };
+}
+
+/** A JSON answer as the SDK reads it (`json()`), holding the value already parsed: no second parse, no stream. */
+class ParsedJsonResponse extends Response {
+  constructor(
+    private readonly value: unknown,
+    init: ResponseInit,
+  ) {
+    super(null, init);
+  }
+
+  override json(): Promise<unknown> {
+    return Promise.resolve(this.value);
+  }
+}
+
+/** The SDK's request headers (a Headers, an array of pairs or a record) as undici's record. */
+function headerObject(init: HeadersInit | undefined): Record<string, string> {
+  if (init instanceof Headers) return Object.fromEntries(init);
+  return Object.fromEntries(new Headers(init));
+}
+
+/** undici's response headers (a value per name, or several) as the pairs a Headers is built from. */
+function headerPairs(headers: Record<string, string | string[] | undefined>): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (Array.isArray(value)) for (const v of value) pairs.push([name, v]);
+    else if (value !== undefined) pairs.push([name, value]);
+  }
+  return pairs;
 }
 
 /** Whether the SDK may see one SSE message event's data. */
@@ -259,69 +311,59 @@ function gateData(data: string, tracker: CallTracker): boolean {
   return tracker.admit(parsed, Buffer.byteLength(data), data);
 }
 
-/** Read a whole body, failing with OversizeError (and cancelling the socket) past `maxBytes`. */
-async function readCapped(
-  source: ReadableStream<Uint8Array>,
-  maxBytes: number,
-  oversize: (seen: number) => void,
-  notUtf8: () => void,
-): Promise<string> {
-  const reader = source.getReader();
-  const chunks: Uint8Array[] = [];
+/** Read a whole body, failing with OversizeError (and dropping the socket) past `maxBytes`. */
+async function readCapped(source: Readable, maxBytes: number, oversize: (seen: number) => void, notUtf8: () => void): Promise<string> {
+  const chunks: Buffer[] = [];
   let seen = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    seen += value.byteLength;
+  for await (const chunk of source as AsyncIterable<Buffer>) {
+    seen += chunk.byteLength;
     if (seen > maxBytes) {
-      await reader.cancel().catch(() => {});
+      source.destroy();
       oversize(seen);
       throw new OversizeError(seen, maxBytes);
     }
-    chunks.push(value);
+    chunks.push(chunk);
   }
   const body = Buffer.concat(chunks);
   if (!isUtf8(body)) notUtf8();
   return body.toString('utf8');
 }
 
-/** The first `limit` bytes of a body as text; the rest is discarded and the socket released. */
-async function readUpTo(source: ReadableStream<Uint8Array>, limit: number): Promise<string> {
-  const reader = source.getReader();
-  const chunks: Uint8Array[] = [];
+/** The first `limit` bytes of a body as text; the rest is discarded and the socket dropped. */
+async function readUpTo(source: Readable, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
   let seen = 0;
   try {
-    while (seen < limit) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      seen += value.byteLength;
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      seen += chunk.byteLength;
+      if (seen >= limit) break; // leaving the loop destroys the stream
     }
   } catch {
     /* a broken error body still yields the status */
   } finally {
-    await reader.cancel().catch(() => {});
+    source.destroy();
   }
   return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
 
 /**
- * A pull-driven copy of `source`, through `chunk` (which returns what the reader may see), that errors
- * past `maxBytes` (no read-ahead: memory stays one chunk).
+ * A pull-driven web stream of `source` (the SDK reads an SSE answer as one), through `chunk` (which
+ * returns what the reader may see), that errors past `maxBytes` (no read-ahead: memory stays one chunk).
  */
 export function cappedStream(
-  source: ReadableStream<Uint8Array>,
+  source: Readable,
   maxBytes: number,
   hooks: { chunk(c: Uint8Array): Uint8Array; done(): void; oversize(seen: number): void; broken?(err: unknown): void },
 ): ReadableStream<Uint8Array> {
-  const reader = source.getReader();
+  const chunks = (source as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   let seen = 0;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
           for (;;) {
-            const { done, value } = await reader.read();
+            const { done, value } = await chunks.next();
             if (done) {
               hooks.done();
               controller.close();
@@ -329,7 +371,7 @@ export function cappedStream(
             }
             seen += value.byteLength;
             if (seen > maxBytes) {
-              reader.cancel().catch(() => {});
+              source.destroy();
               hooks.oversize(seen);
               controller.error(new OversizeError(seen, maxBytes));
               return;
@@ -342,8 +384,8 @@ export function cappedStream(
           controller.error(err);
         }
       },
-      cancel(reason) {
-        return reader.cancel(reason);
+      cancel() {
+        source.destroy();
       },
     },
     { highWaterMark: 0 },
@@ -356,7 +398,7 @@ export function cappedStream(
  * answer. (A socket that never carried one is the seller closing on the request itself: not retried.)
  */
 function closedWhileIdle(err: unknown): boolean {
-  const cause = (err as { cause?: { code?: unknown; socket?: { bytesRead?: unknown } } } | undefined)?.cause;
-  const read = cause?.socket?.bytesRead;
-  return cause?.code === 'UND_ERR_SOCKET' && typeof read === 'number' && read > 0;
+  const e = err as { code?: unknown; socket?: { bytesRead?: unknown } } | undefined;
+  const read = e?.socket?.bytesRead;
+  return e?.code === 'UND_ERR_SOCKET' && typeof read === 'number' && read > 0;
 }

@@ -1,20 +1,37 @@
-// A loopback HTTP proxy in front of a seller, for the tests that need the wire to misbehave in one
-// precise way: drop a connection on its n-th request, unanswered, or hold an answer back for a while.
+// A loopback HTTP proxy in front of a seller, for the tests that need the wire to behave in one precise
+// way: drop a connection on its n-th request, unanswered, hold an answer back for a while, or send every
+// answer content-coded.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+
+/** Content codings the proxy applies; `deflate-raw` is sent as `deflate` without zlib's wrapper, as many servers do. */
+export type ProxyCoding = 'gzip' | 'x-gzip' | 'deflate' | 'deflate-raw' | 'br';
+const ENCODERS: Record<ProxyCoding, [string, (b: Buffer) => Buffer]> = {
+  gzip: ['gzip', gzipSync],
+  'x-gzip': ['x-gzip', gzipSync],
+  deflate: ['deflate', deflateSync],
+  'deflate-raw': ['deflate', deflateRawSync],
+  br: ['br', brotliCompressSync],
+};
 
 export interface ProxyRules {
   /** Drop the connection, unanswered, on its `dropAt`-th request (1-based). */
   dropAt?: number;
   /** Hold the answer to each request whose body names this JSON-RPC method for `ms` before sending it. */
   hold?: { method: string; ms: number };
+  /** Every answer with a body coded with these, applied in order (Content-Encoding lists them so). */
+  encode?: ProxyCoding[];
 }
 
 export interface SellerProxy {
   url: string;
-  /** Connections dropped, answers held so far. */
+  /** Connections dropped, answers held, answers coded so far. */
   dropped(): number;
   held(): number;
+  encoded(): number;
+  /** The request headers the proxy was sent (the last request's). */
+  lastHeaders(): IncomingMessage['headers'];
   close(): Promise<void>;
 }
 
@@ -22,7 +39,10 @@ export async function sellerProxy(target: string, rules: ProxyRules = {}): Promi
   const requestsOn = new WeakMap<object, number>();
   let dropped = 0;
   let held = 0;
+  let encoded = 0;
+  let lastHeaders: IncomingMessage['headers'] = {};
   const forward = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    lastHeaders = req.headers;
     const n = (requestsOn.get(req.socket) ?? 0) + 1;
     requestsOn.set(req.socket, n);
     if (n === rules.dropAt) {
@@ -37,7 +57,7 @@ export async function sellerProxy(target: string, rules: ProxyRules = {}): Promi
     for (const [k, v] of Object.entries(req.headers))
       if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
     const r = await fetch(target, { method: req.method ?? 'POST', headers, ...(body.length ? { body } : {}) });
-    const answer = Buffer.from(await r.arrayBuffer());
+    let answer: Buffer = Buffer.from(await r.arrayBuffer());
     if (rules.hold && body.includes(`"method":"${rules.hold.method}"`)) {
       held++;
       await new Promise((resolve) => setTimeout(resolve, rules.hold!.ms));
@@ -46,6 +66,11 @@ export async function sellerProxy(target: string, rules: ProxyRules = {}): Promi
     for (const k of ['content-type', 'mcp-session-id']) {
       const v = r.headers.get(k);
       if (v !== null) out[k] = v;
+    }
+    if (rules.encode?.length && answer.length) {
+      for (const coding of rules.encode) answer = ENCODERS[coding][1](answer);
+      out['content-encoding'] = rules.encode.map((c) => ENCODERS[c][0]).join(', ');
+      encoded++;
     }
     res.writeHead(r.status, out).end(answer);
   };
@@ -57,6 +82,8 @@ export async function sellerProxy(target: string, rules: ProxyRules = {}): Promi
     url: `http://127.0.0.1:${port}/mcp`,
     dropped: () => dropped,
     held: () => held,
+    encoded: () => encoded,
+    lastHeaders: () => lastHeaders,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
