@@ -7,8 +7,9 @@
 // were most of the harness's CPU per HTTP call (bench/README.md), and a JSON answer is parsed once, by the
 // gate below, and handed to the SDK as that value.
 import { isUtf8 } from 'node:buffer';
+import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import { Agent } from 'undici';
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { HttpObservation } from '../record/exchange.ts';
 import { HARNESS_VERSION } from '../version.ts';
@@ -44,6 +45,15 @@ const EXCERPT_CHARS = 200;
 export const MAX_CONNECTIONS_PER_ORIGIN = 4;
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 const USER_AGENT = `adcp-conformance/${HARNESS_VERSION}`;
+
+// undici's Agent and its request(), required on their own: undici's index loads all of undici (fetch,
+// WebSocket, caches, mocks), ~0.2 CPU-s on every HTTP run against ~0.06 for these two (bench/README.md).
+const requireHere = createRequire(import.meta.url);
+const Agent = requireHere('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+const request = requireHere('undici/lib/api/api-request.js') as (
+  this: Dispatcher,
+  options: Dispatcher.RequestOptions,
+) => Promise<Dispatcher.ResponseData>;
 
 export function mediaType(contentType: string | null): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
@@ -101,8 +111,8 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
     // What fetch added: the codings it undoes (as content-coding.ts does now), and who is asking.
     headers['accept-encoding'] ??= ACCEPT_ENCODING;
     headers['user-agent'] ??= USER_AGENT;
-    const send = (via: Agent = dispatcher) =>
-      via.request({
+    const send = (via: UndiciAgent = dispatcher) =>
+      request.call(via, {
         origin: target.origin,
         path: target.pathname + target.search,
         method: method as 'POST',
