@@ -17,6 +17,8 @@ describe('agent & <co>', () => {
   test('skipped at run time', (ctx) => ctx.skip('untested: no answer'));
   test('fails', () => { const e = new Error('at /status: expected a task status; found "done"'); e.name = 'ConformanceFailure'; e.stack = e.name + ': ' + e.message; throw e; });
   for (let i = 0; i < 50; i++) test('case ' + i + ' › get_products', () => {});
+  // Characters XML forbids or discourages, which vitest's escaping removes (and a valid pair it keeps).
+  test('odd \\u0007 \\u0085 \\u0086 \\uFDD0 \\uFFFD \\uD800 \\uDFFF \\uD83F\\uDFFE \\uD83D\\uDE00 \\u2028 name', () => {});
 });
 `;
 
@@ -59,6 +61,12 @@ test('the same XML as vitest’s own junit reporter, written at once', async () 
   );
   expect(ours).toContain('<skipped/>');
   expect(ours).toContain('warning: &quot;quoted&quot; &lt;tag&gt; &amp; more');
-  expect(ours.match(/<testcase /g)).toHaveLength(54);
+  expect(ours.match(/<testcase /g)).toHaveLength(55);
+  // The name with characters XML forbids went through vitest's own escaping: they are gone; U+0085 and the
+  // valid pair stay.
+  const odd = /name="[^"]*(odd [^"]* name)"/.exec(ours)?.[1] ?? '';
+  expect(odd).toContain('\uD83D\uDE00');
+  expect(odd).toContain('\u0085');
+  expect(odd).not.toMatch(/[\u0007\u0086\uFDD0\uFFFD\uD800]/);
   expect(normalize(ours)).toBe(normalize(theirs));
 }, 120_000);

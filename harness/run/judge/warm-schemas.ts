@@ -10,6 +10,7 @@ import type { AgentCapture, Exchange } from '../../record/exchange.ts';
 import { agentFacts } from '../../capture/agent-facts.ts';
 import { defaultProbes } from '../../capture/probes.ts';
 import { ADCP_TASKS } from '../../adcp-tasks.ts';
+import { CAPABILITIES_TOOL as CAPABILITIES } from '../../checks/capabilities/_tools.ts';
 import type { AgentConfig } from '../../config/types.ts';
 import type { SchemaSource } from '../../schemas/source.ts';
 import { judgeInSandbox } from './judge-sandbox.ts';
@@ -43,11 +44,12 @@ export async function warmJudge(source: SchemaSource, agent: AgentConfig, tools:
 }
 
 /**
- * The tools a run will most likely call: the probes its agents name, else the harness's default probes of a
- * sandbox agent that lists every AdCP task (the scenarios vary those same calls).
+ * The tools a run will most likely call: get_adcp_capabilities (the handshake every session opens with, when
+ * the seller lists it), the probes its agents name, else the harness's default probes of a sandbox agent
+ * that lists every AdCP task (the scenarios vary those same calls).
  */
 export function likelyTools(agents: readonly AgentConfig[]): string[] {
-  const tools = new Set<string>();
+  const tools = new Set<string>([CAPABILITIES]);
   const everyTask = [...ADCP_TASKS].map((name) => ({ name }));
   for (const a of agents) for (const p of a.probes ?? defaultProbes(everyTask, { ...a, sandbox: a.sandbox })) tools.add(p.tool);
   return [...tools];
