@@ -67,6 +67,6 @@ test('the same XML as vitest’s own junit reporter, written at once', async () 
   const odd = /name="[^"]*(odd [^"]* name)"/.exec(ours)?.[1] ?? '';
   expect(odd).toContain('\uD83D\uDE00');
   expect(odd).toContain('\u0085');
-  expect(odd).not.toMatch(/[\u0007\u0086\uFDD0\uFFFD\uD800]/);
+  for (const gone of ['\u0007', '\u0086', '\uFDD0', '\uFFFD', '\uD800']) expect(odd).not.toContain(gone);
   expect(normalize(ours)).toBe(normalize(theirs));
 }, 120_000);
