@@ -4,12 +4,8 @@
 // side (bombs, a body that is not the gzip it claims, six layers) is test/hostile/compression.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
-import { DEFAULT_MAX_BYTES } from '../../harness/config/index.ts';
-import type { HttpAgentConfig, Probe } from '../../harness/config/types.ts';
 import { startHttpSeller } from '../../sellers/launch.ts';
-import { sellerProxy, type ProxyCoding } from './proxy.helpers.ts';
-
-const PRODUCTS: Probe = { tool: 'get_products', arguments: { buying_mode: 'brief', brief: 'sports' }, intent: 'valid' };
+import { proxiedAgent, sellerProxy, type ProxyCoding } from './proxy.helpers.ts';
 
 const sellers: Record<'json' | 'sse', { url: string; close(): Promise<void> }> = {} as never;
 beforeAll(async () => {
@@ -19,18 +15,7 @@ afterAll(async () => {
   await Promise.all(Object.values(sellers).map((s) => s?.close()));
 });
 
-const agent = (url: string): HttpAgentConfig => ({
-  name: 'coded',
-  transport: 'http',
-  url,
-  headers: {},
-  timeouts: { connectMs: 15_000, callMs: 10_000, agentMs: 60_000 },
-  production: false,
-  sandbox: false,
-  maxBytes: DEFAULT_MAX_BYTES,
-  secrets: [],
-  probes: [PRODUCTS],
-});
+const agent = (url: string) => proxiedAgent('coded', url);
 
 const CASES: [string, ProxyCoding[], 'json' | 'sse'][] = [
   ['gzip', ['gzip'], 'json'],

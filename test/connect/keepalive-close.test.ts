@@ -5,12 +5,8 @@
 // second request, unanswered. A connection dropped on its first request is still a failure.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
-import { DEFAULT_MAX_BYTES } from '../../harness/config/index.ts';
-import type { HttpAgentConfig, Probe } from '../../harness/config/types.ts';
 import { startHttpSeller } from '../../sellers/launch.ts';
-import { sellerProxy } from './proxy.helpers.ts';
-
-const PRODUCTS: Probe = { tool: 'get_products', arguments: { buying_mode: 'brief', brief: 'sports' }, intent: 'valid' };
+import { proxiedAgent, sellerProxy } from './proxy.helpers.ts';
 
 let seller: { url: string; close(): Promise<void> };
 beforeAll(async () => {
@@ -20,18 +16,7 @@ afterAll(async () => {
   await seller?.close();
 });
 
-const agent = (url: string): HttpAgentConfig => ({
-  name: 'keepalive',
-  transport: 'http',
-  url,
-  headers: {},
-  timeouts: { connectMs: 15_000, callMs: 10_000, agentMs: 60_000 },
-  production: false,
-  sandbox: false,
-  maxBytes: DEFAULT_MAX_BYTES,
-  secrets: [],
-  probes: [PRODUCTS],
-});
+const agent = (url: string) => proxiedAgent('keepalive', url);
 
 describe('a kept-alive connection closed as the harness reuses it', () => {
   test('the request is sent once more on a fresh connection: every call answered', async () => {

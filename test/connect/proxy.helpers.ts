@@ -4,6 +4,25 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { DEFAULT_MAX_BYTES } from '../../harness/config/index.ts';
+import type { HttpAgentConfig, Probe } from '../../harness/config/types.ts';
+
+/** The one probe the proxied sessions make. */
+export const PRODUCTS: Probe = { tool: 'get_products', arguments: { buying_mode: 'brief', brief: 'sports' }, intent: 'valid' };
+
+/** An HTTP agent at `url` (the proxy's) with generous timeouts and the one probe. */
+export const proxiedAgent = (name: string, url: string): HttpAgentConfig => ({
+  name,
+  transport: 'http',
+  url,
+  headers: {},
+  timeouts: { connectMs: 15_000, callMs: 10_000, agentMs: 60_000 },
+  production: false,
+  sandbox: false,
+  maxBytes: DEFAULT_MAX_BYTES,
+  secrets: [],
+  probes: [PRODUCTS],
+});
 
 /** Content codings the proxy applies; `deflate-raw` is sent as `deflate` without zlib's wrapper, as many servers do. */
 export type ProxyCoding = 'gzip' | 'x-gzip' | 'deflate' | 'deflate-raw' | 'br';

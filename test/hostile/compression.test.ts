@@ -10,6 +10,7 @@ const bombTimeouts = { timeouts: { call: 8000, agent: 20_000 } };
 const bombs = family('compression', [
   http('gzip-bomb', bombTimeouts),
   http('deflate-bomb', bombTimeouts),
+  http('deflate-raw-bomb', bombTimeouts),
   http('br-bomb', bombTimeouts),
   http('gzip-bomb-sse', bombTimeouts),
   http('gzip-bomb-error-init'),
@@ -22,7 +23,7 @@ describe.concurrent('compression bombs', () => {
     expectContained(await bombs.of('gzip-bomb'));
   });
 
-  for (const behaviour of ['gzip-bomb', 'deflate-bomb', 'br-bomb', 'gzip-bomb-sse']) {
+  for (const behaviour of ['gzip-bomb', 'deflate-bomb', 'deflate-raw-bomb', 'br-bomb', 'gzip-bomb-sse']) {
     test(`${behaviour}: the call stops at the byte cap on inflated bytes`, async () => {
       const run = await bombs.of(behaviour);
       const o = expectFinding(run, behaviour, 'transport.call', /oversize: answer passed the 1114112-byte cap/);

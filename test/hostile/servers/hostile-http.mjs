@@ -9,6 +9,7 @@
 //
 // Compression (tools/call; `-init`: initialize):
 //   gzip-bomb / deflate-bomb / br-bomb   an endless compressed JSON body (~1000:1 and better)
+//   deflate-raw-bomb                     the same as raw deflate (no zlib wrapper), labelled `deflate`
 //   gzip-bomb-sse                        the same as one endless SSE data line
 //   gzip-bomb-error-init                 initialize: HTTP 500 with an endless gzip body
 //   gzip-invalid                         Content-Encoding: gzip over bytes that are not gzip
@@ -37,7 +38,7 @@
 //   session-id-not-visible-ascii-init  a session id with spaces and bidi bytes (MCP: 0x21–0x7E only)
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { constants, createBrotliCompress, createDeflate, createGzip, gzipSync } from 'node:zlib';
+import { constants, createBrotliCompress, createDeflate, createDeflateRaw, createGzip, gzipSync } from 'node:zlib';
 import { callResult, capabilities, initializeResult, NASTY, options, rpcResult, seenRecorder, tool } from './common.mjs';
 
 const { trap, seen: seenFile } = options(process.argv.slice(2));
@@ -104,6 +105,8 @@ function act(behaviour, token, m, req, res) {
       return bomb(res, createGzip({ level: 1 }), 'gzip', 'application/json', prefix);
     case 'deflate-bomb':
       return bomb(res, createDeflate({ level: 1 }), 'deflate', 'application/json', prefix);
+    case 'deflate-raw-bomb':
+      return bomb(res, createDeflateRaw({ level: 1 }), 'deflate', 'application/json', prefix);
     case 'br-bomb':
       return bomb(res, createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 1 } }), 'br', 'application/json', prefix);
     case 'gzip-bomb-sse':
