@@ -1,9 +1,10 @@
 // Hostile battery · pointing elsewhere, and headers: 307 / 303 / 308 redirects to another host, a 401
 // whose WWW-Authenticate sends the client to another host's OAuth metadata, 512 KiB of response headers,
-// and session ids that break HTTP (folded over CR LF) or MCP (not visible ASCII). The harness follows
-// none of them (the trap host counts connections: none), and never sends a header the seller injected.
+// headers named like Object.prototype's members, and session ids that break HTTP (folded over CR LF) or
+// MCP (not visible ASCII). The harness follows none of them (the trap host counts connections: none), and
+// never sends a header the seller injected.
 import { describe, expect, test } from 'vitest';
-import { expectContained, expectFinding, family, http, runHostile } from './battery.ts';
+import { agentOf, expectContained, expectFinding, family, http, runHostile } from './battery.ts';
 
 const elsewhere = family('elsewhere', [
   http('redirect-307'),
@@ -12,6 +13,7 @@ const elsewhere = family('elsewhere', [
   http('www-authenticate-init'),
   http('www-authenticate'),
   http('huge-headers'),
+  http('proto-headers'),
   http('session-id-crlf-init'),
   http('session-id-not-visible-ascii-init'),
 ]);
@@ -62,6 +64,13 @@ describe.concurrent('redirects, challenges and headers', () => {
       'transport.call',
       /(network|closed): .*(headers_overflow|headers? (overflow|too large))/i,
     );
+  });
+
+  test('proto-headers: response headers named like Object.prototype members, repeated, and cookies: the answer is read and judged', async () => {
+    const a = agentOf(await elsewhere.of('proto-headers'), 'proto-headers');
+    const call = a.outcomes.filter((o) => o.check === 'transport.call');
+    expect(call.length).toBeGreaterThan(0);
+    expect(call.map((o) => `${o.status} ${o.message}`).filter((s) => !s.startsWith('pass'))).toEqual([]);
   });
 
   test('session-id-crlf-init: a session id folded over CR LF is a malformed response; the injected header is never sent', async () => {

@@ -34,6 +34,7 @@
 //   redirect-307 / redirect-303 / redirect-308-init  to the trap host, token in the query
 //   www-authenticate-init / www-authenticate          401 whose challenge points at the trap host
 //   huge-headers          a 200 with 512 KiB of headers
+//   proto-headers         a good answer whose headers are named __proto__, constructor …, repeated, two cookies
 //   session-id-crlf-init  initialize's Mcp-Session-Id folded over CR LF into an injected header
 //   session-id-not-visible-ascii-init  a session id with spaces and bidi bytes (MCP: 0x21–0x7E only)
 import { randomUUID } from 'node:crypto';
@@ -206,6 +207,23 @@ function act(behaviour, token, m, req, res) {
         'content-type': 'application/json',
       });
       return end(res, JSON.stringify({ error: 'invalid_token', error_description: `${token} ${NASTY}` }));
+    case 'proto-headers':
+      // Response headers named like Object.prototype's members, repeated ones and two cookies, on a good answer.
+      res.writeHead(
+        200,
+        [
+          ['content-type', 'application/json'],
+          ['__proto__', `p-${token}`],
+          ['constructor', 'c'],
+          ['toString', 't'],
+          ['hasOwnProperty', 'h'],
+          ['x-dup', '1'],
+          ['x-dup', '2'],
+          ['set-cookie', 'a=1'],
+          ['set-cookie', 'b=2'],
+        ].flat(),
+      );
+      return end(res, JSON.stringify(rpcResult(m.id, callResult(capabilities(token)))));
     case 'huge-headers': {
       const headers = { 'content-type': 'application/json' };
       for (let i = 0; i < 64; i++) headers[`x-junk-${i}`] = `${token}-`.padEnd(8192, 'h');
