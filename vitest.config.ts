@@ -43,7 +43,7 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     // dist/ rebuilt when stale, so the CLI runs the build and not the sources through tsx; the AdCP
     // validators the in-process tests use, precompiled once per run; the run's scratch directory; the seller
-    // snapshot stdio sellers start from (see the files).
+    // snapshot sellers start from (see the files).
     globalSetup: ['test/setup/build.ts', 'test/setup/precompiled-schemas.ts', 'test/setup/tmp-root.ts', 'test/setup/seller-snapshot.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -140,6 +140,7 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
         void fresh.close().catch(() => {});
       }
     }
+    // The seller's status and headers, as the SDK is handed them with every Response built below.
     const response = { status: reply.statusCode, headers: new Headers(headerPairs(reply.headers)) };
     const source = decodedBody(reply.body, reply.statusCode, reply.headers['content-encoding']);
 
@@ -154,7 +155,6 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
     opts.observe(observation);
     if (call) call.http = observation;
 
-    const init2 = { status: response.status, headers: response.headers };
     const type = mediaType(contentType);
 
     if (response.status < 200 || response.status > 299) {
@@ -183,13 +183,13 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
           call,
         );
       }
-      return new Response(NULL_BODY_STATUSES.has(response.status) ? null : snippet, init2);
+      return new Response(NULL_BODY_STATUSES.has(response.status) ? null : snippet, response);
     }
     if (NULL_BODY_STATUSES.has(response.status) || response.status === 202) {
       // Read to its end (a small body) so the socket is kept alive, or dropped past undici's dump limit.
       if (source === reply.body) await reply.body.dump().catch(() => {});
       else source.destroy();
-      return new Response(null, init2);
+      return new Response(null, response);
     }
     if (type === 'application/json') {
       const text = await readCapped(
@@ -201,8 +201,8 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
       // The SDK reads only what the gate admitted ([] when it withheld everything: a batch, a wrong id),
       // as the value the gate parsed; text the gate cannot parse goes to the SDK, which reports it.
       const gated = gateJson(text, tracker);
-      if (gated === undefined) return new Response(text, init2);
-      return new ParsedJsonResponse(gated.admitted ? gated.value : [], init2);
+      if (gated === undefined) return new Response(text, response);
+      return new ParsedJsonResponse(gated.admitted ? gated.value : [], response);
     }
     if (type === 'text/event-stream') {
       const tap = new SseTap(
@@ -219,7 +219,7 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
           if (call && !call.wire.signal.aborted) tracker.fail(classify(err, secrets), call);
         },
       });
-      return new Response(stream, init2);
+      return new Response(stream, response);
     }
     // 2xx but neither JSON nor SSE (an HTML page, text/plain …): not an MCP answer.
     const snippet = await readUpTo(source, Math.min(ERROR_SNIPPET_BYTES, maxBytes));
@@ -237,7 +237,7 @@ export function createCappedFetch(opts: CappedFetchOptions): CappedFetch {
         call,
       );
     }
-    return new Response(null, init2);
+    return new Response(null, response);
   };
 
   /**
@@ -300,8 +300,7 @@ class ParsedJsonResponse extends Response {
 
 /** The SDK's request headers (a Headers, an array of pairs or a record) as undici's record. */
 function headerObject(init: HeadersInit | undefined): Record<string, string> {
-  if (init instanceof Headers) return Object.fromEntries(init);
-  return Object.fromEntries(new Headers(init));
+  return Object.fromEntries(init instanceof Headers ? init : new Headers(init));
 }
 
 /** undici's response headers (a value per name, or several) as the pairs a Headers is built from. */

@@ -7,12 +7,15 @@ import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import { startHttpSeller } from '../../sellers/launch.ts';
 import { proxiedAgent, sellerProxy, type ProxyCoding } from './proxy.helpers.ts';
 
-const sellers: Record<'json' | 'sse', { url: string; close(): Promise<void> }> = {} as never;
+type Seller = Awaited<ReturnType<typeof startHttpSeller>>;
+const sellers = new Map<'json' | 'sse', Seller>();
+const sellerUrl = (mode: 'json' | 'sse'): string => sellers.get(mode)!.url;
 beforeAll(async () => {
-  [sellers.json, sellers.sse] = await Promise.all([startHttpSeller(), startHttpSeller({ responseMode: 'sse' })]);
+  const [json, sse] = await Promise.all([startHttpSeller(), startHttpSeller({ responseMode: 'sse' })]);
+  sellers.set('json', json).set('sse', sse);
 }, 60_000);
 afterAll(async () => {
-  await Promise.all(Object.values(sellers).map((s) => s?.close()));
+  await Promise.all([...sellers.values()].map((s) => s.close()));
 });
 
 const agent = (url: string) => proxiedAgent('coded', url);
@@ -29,7 +32,7 @@ const CASES: [string, ProxyCoding[], 'json' | 'sse'][] = [
 
 describe('content-coded answers from a healthy seller', () => {
   test.for(CASES)('%s (%s): every answer decoded and judged', { timeout: 60_000 }, async ([, codings, mode]) => {
-    const p = await sellerProxy(sellers[mode].url, { encode: codings });
+    const p = await sellerProxy(sellerUrl(mode), { encode: codings });
     try {
       const capture = await captureAgent(agent(p.url), { scenarios: false });
       expect(capture.initialize.ok, JSON.stringify(capture.initialize).slice(0, 300)).toBe(true);
@@ -45,7 +48,7 @@ describe('content-coded answers from a healthy seller', () => {
   });
 
   test('the harness names the codings it undoes, and itself', async () => {
-    const p = await sellerProxy(sellers.json.url);
+    const p = await sellerProxy(sellerUrl('json'));
     try {
       await captureAgent({ ...agent(p.url), probes: [] }, { scenarios: false });
       expect(p.lastHeaders()['accept-encoding']).toBe('br, gzip, deflate');

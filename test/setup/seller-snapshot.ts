@@ -1,5 +1,5 @@
 // vitest globalSetup: a V8 startup snapshot of the reference seller, built once for the run from the current
-// dist/ (test/setup/build.ts runs first), that stdio sellers start from (sellers/launch.ts
+// dist/ (test/setup/build.ts runs first), that stdio and HTTP sellers start from (sellers/launch.ts
 // SELLER_SNAPSHOT_ENV; the CLI runs the tests make inherit it). The suite starts ~600 sellers, and loading
 // their modules was most of each one's start (bench/README.md). Without a snapshot (it could not be built,
 // dist is not current), sellers start as a user starts them.
