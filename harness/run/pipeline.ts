@@ -31,9 +31,10 @@ import {
   judgeCaptureIsolated,
   likelyTools,
   mayReverify,
+  planReverify,
   reverifyFailures,
   warmJudge,
-  type ReverifyItem,
+  type ReverifyPlan,
 } from './judge/index.ts';
 import {
   checkOutputPaths,
@@ -100,7 +101,9 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
           : await storyboardsOf(chosen, opts.storyboards, opts.concurrency, interrupted);
       await judgeAll(chosen, captures, storyboards, ahead, judgeOne, suites, targets.length);
       // A failing read-only call is asked once more in a fresh session before it is reported (flaky).
-      if (opts.reverify !== false && !interrupted.aborted) await reverify(chosen, captures, suites.judged, opts, schemaSource, interrupted);
+      const plans = opts.reverify !== false && !interrupted.aborted ? reverifyPlans(chosen, captures, suites.judged, opts.strict) : [];
+      captures.length = 0; // judged and planned from: their answers (MBs each, when large) are not held through what follows
+      if (plans.length) await reverify(plans, opts, schemaSource, interrupted);
       // Every agent is judged: the idle judge worker's heap is not kept through vitest's cases and the reports.
       await closeJudgeSandboxes();
       // The rest (re-verified, storyboards, replays), now that they are final.
@@ -295,29 +298,36 @@ async function previousReport(opts: RunOptions): Promise<PreviousReport | undefi
   }
 }
 
-/** Re-verification of failing read-only calls, live agents only (a replay has no seller to ask). */
-async function reverify(
+/** What re-verification asks each live agent again (a replay has no seller to ask), read off the captures. */
+function reverifyPlans(
   chosen: readonly Target[],
   captures: readonly AgentCapture[],
   judged: ReadonlyMap<string, AgentSuiteData>,
+  strict: boolean,
+): ReverifyPlan[] {
+  return chosen.flatMap((t, i) => {
+    const data = judged.get(t.name);
+    const capture = captures[i];
+    const plan = t.config && data && capture ? planReverify({ config: t.config, capture, data, index: t.index }, strict) : undefined;
+    return plan ? [plan] : [];
+  });
+}
+
+/** Re-verification of failing read-only calls. */
+async function reverify(
+  plans: readonly ReverifyPlan[],
   opts: RunOptions,
   schemaSource: SchemaSource,
   interrupted: AbortSignal,
 ): Promise<void> {
-  const items: ReverifyItem[] = chosen.flatMap((t, i) => {
-    const data = judged.get(t.name);
-    const capture = captures[i];
-    return t.config && data && capture ? [{ config: t.config, capture, data, index: t.index }] : [];
-  });
-  if (!items.length) return;
   const progress = createProgress(
-    items.map((x) => x.config.name),
+    plans.map((x) => x.config.name),
     process.stderr,
     process.env,
-    items.flatMap((x) => x.config.secrets),
+    plans.flatMap((x) => x.config.secrets),
   );
   try {
-    await reverifyFailures(items, { concurrency: opts.concurrency, signal: interrupted, strict: opts.strict, schemaSource, progress });
+    await reverifyFailures(plans, { concurrency: opts.concurrency, signal: interrupted, strict: opts.strict, schemaSource, progress });
   } finally {
     progress.close();
   }

@@ -8,7 +8,9 @@ import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import { toJsonText } from '../../harness/capture/json-text.ts';
 import type { AgentConfig } from '../../harness/config/types.ts';
 import type { AgentCapture } from '../../harness/record/exchange.ts';
-import { captureFromParts, captureParts, type CaptureParts } from '../../harness/run/judge/capture-parts.ts';
+import { captureFromParts, captureParts, partsBuffers, type CaptureParts } from '../../harness/run/judge/capture-parts.ts';
+import { answerTextOf, LARGE_TEXT_CHARS } from '../../harness/record/answer-text.ts';
+import { MessageChannel } from 'node:worker_threads';
 import { startHttpSeller, stdioSellerCommand } from '../../sellers/launch.ts';
 import { httpAgent, probes, stdioAgent } from '../connect/agents.ts';
 
@@ -101,6 +103,24 @@ describe('live captures read back as themselves', () => {
     expect(toJsonText(back)).toBe(toJsonText(c));
     expect(back.exchanges[0]!.outcome).toEqual(c.exchanges[0]!.outcome);
   });
+});
+
+test('a large answer is kept as its UTF-8 bytes, and handed over again after its parts were transferred (a retry)', async () => {
+  // deep-nesting: a 400 KB answer carrying text outside Latin-1 (a two-byte string: twice its UTF-8 bytes).
+  const c = await captureAgent(stdioAgent('deep-nesting', { command: process.execPath, args: [HOSTILE_STDIO, 'deep-nesting'] }));
+  const x = c.exchanges.find((e) => e.outcome.kind === 'result')!;
+  const noted = answerTextOf((x.outcome as { result: unknown }).result)!;
+  expect(noted.text).toBeInstanceOf(Uint8Array);
+  expect(noted.text.length).toBeGreaterThan(LARGE_TEXT_CHARS);
+  const first = captureParts(c);
+  // As judge-sandbox.ts hands them over: transferred, which empties every buffer on this side.
+  const { port1 } = new MessageChannel();
+  port1.postMessage(first, partsBuffers(first));
+  port1.close();
+  expect(first.answers?.every((a) => a === null || a.byteLength === 0)).toBe(true);
+  const { parts, back } = roundTrip(c);
+  expectSentAsText(c, parts);
+  expect(toJsonText(back)).toBe(toJsonText(c));
 });
 
 test('a value changed after it was noted, or a recording, goes serialized: only a live answer goes as its text', async () => {

@@ -44,7 +44,7 @@ export function captureParts(capture: AgentCapture): CaptureParts {
   // Placeholders keep their keys where they were: the worker sets the values back in place.
   const list = capture.toolsList?.ok === true && Array.isArray(capture.toolsList.tools) ? capture.toolsList.tools : [];
   const pages = toolPages(list);
-  if (pages) parts.toolPages = pages.map((p) => ({ message: encoder.encode(p.text), count: p.count }));
+  if (pages) parts.toolPages = pages.map((p) => ({ message: bytesOf(p.text, encoder), count: p.count }));
   const frame = { ...capture, exchanges: [], ...(pages ? { toolsList: { ...capture.toolsList, tools: [] } } : {}) };
   parts.frame = encoder.encode(toJsonText(frame));
 
@@ -53,7 +53,7 @@ export function captureParts(capture: AgentCapture): CaptureParts {
   for (const x of exchanges) {
     const answer = answerOf(x);
     const tool = toolOf(x, list);
-    answers.push(answer === undefined ? null : encoder.encode(answer));
+    answers.push(answer === undefined ? null : bytesOf(answer, encoder));
     advertisedFrom.push(tool ?? null);
     let sent: unknown = x;
     if (answer !== undefined || tool !== undefined) {
@@ -122,6 +122,11 @@ function take(parts: CaptureParts, key: 'frame'): string {
   return text;
 }
 
+/** A noted text as UTF-8 bytes of the parts' own (they are transferred to the worker: the note keeps its bytes). */
+function bytesOf(text: string | Uint8Array, encoder: TextEncoder): Uint8Array {
+  return typeof text === 'string' ? encoder.encode(text) : new Uint8Array(text);
+}
+
 /** Which member of its JSON-RPC message an exchange's answer is, when it has one. */
 function memberOf(x: Exchange): 'result' | 'error' | undefined {
   const kind = (x.outcome as { kind?: unknown } | null)?.kind;
@@ -129,7 +134,7 @@ function memberOf(x: Exchange): 'result' | 'error' | undefined {
 }
 
 /** The message text of an exchange's answer, when it is a live answer noted with it (record/answer-text.ts). */
-function answerOf(x: Exchange): string | undefined {
+function answerOf(x: Exchange): string | Uint8Array | undefined {
   const member = memberOf(x);
   if (!member) return undefined;
   const value = (x.outcome as Record<string, unknown>)[member];
@@ -138,7 +143,7 @@ function answerOf(x: Exchange): string | undefined {
 }
 
 /** The tools/list pages `tools` was joined from, with their texts, when every page is a noted answer. */
-function toolPages(tools: readonly unknown[]): Array<{ text: string; count: number }> | undefined {
+function toolPages(tools: readonly unknown[]): Array<{ text: string | Uint8Array; count: number }> | undefined {
   const pages = toolPagesOf(tools);
   if (!pages) return undefined;
   const texts = pages.map((p) => answerTextOf(p.result));

@@ -5,4 +5,4 @@ export { judgeCapture, judgeCaptureIsolated } from './judge.ts';
 export { closeJudgeSandboxes } from './judge-sandbox.ts';
 export { JudgeAhead } from './judge-ahead.ts';
 export { likelyTools, warmJudge } from './warm-schemas.ts';
-export { mayReverify, reverifyFailures, type ReverifyItem } from './reverify.ts';
+export { mayReverify, planReverify, reverifyFailures, type ReverifyPlan } from './reverify.ts';

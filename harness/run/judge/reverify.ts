@@ -67,31 +67,36 @@ function probeOf(config: AgentConfig, capture: AgentCapture, i: number): Probe {
   return { tool: x.tool, arguments: args, intent: x.intent };
 }
 
-/** Marks `flaky` on every failing outcome of a repeatable call whose second answer passed. Never throws. */
 /**
- * Whether re-verification would ask anything of this agent again (the same test reverifyAgent makes): when
+ * Whether re-verification would ask anything of this agent again (the same test planReverify makes): when
  * not, its judged data is final as soon as it is judged, and its suite need not wait for the others.
  */
 export function mayReverify(capture: AgentCapture, data: Pick<AgentSuiteData, 'outcomes' | 'facts'>, strict: boolean): boolean {
   return capture.initialize.ok && data.facts.incomplete === null && repeatableCalls(capture, data, strict).length > 0;
 }
 
-export async function reverifyFailures(items: readonly ReverifyItem[], opts: ReverifyOptions): Promise<void> {
-  const limit = pLimit(opts.concurrency);
-  await Promise.all(
-    items.map((item) =>
-      limit(() =>
-        reverifyAgent(item, opts).catch(() => opts.progress?.update(item.config.name, 're-verify: harness error, nothing marked flaky')),
-      ),
-    ),
-  );
+/**
+ * What asking an agent again takes, read off its capture before the session starts: the probes, and where
+ * each failing call is asked. The plan holds no capture, so the first session's answers (MBs each, for a
+ * large one) need not be kept while the second session parses its own.
+ */
+export interface ReverifyPlan {
+  config: AgentConfig;
+  data: AgentSuiteData;
+  index: number;
+  /** How many failing calls are asked again (the capabilities call may go first besides). */
+  calls: number;
+  probes: Probe[];
+  /** Call index in the first session → its probe's index in the second. */
+  again: Map<number, number>;
 }
 
-async function reverifyAgent(item: ReverifyItem, opts: ReverifyOptions): Promise<void> {
-  const { config, capture, data } = item;
-  if (opts.signal.aborted || !capture.initialize.ok || data.facts.incomplete !== null) return;
-  const calls = repeatableCalls(capture, data, opts.strict);
-  if (!calls.length) return;
+/** The plan for an agent with failing read-only calls; undefined when nothing is asked again. */
+export function planReverify(item: ReverifyItem, strict: boolean): ReverifyPlan | undefined {
+  const { config, capture, data, index } = item;
+  if (!capture.initialize.ok || data.facts.incomplete !== null) return undefined;
+  const calls = repeatableCalls(capture, data, strict);
+  if (!calls.length) return undefined;
   // The capabilities call goes first again when the first session made it: it decides the AdCP version judged.
   const probes: Probe[] = [];
   const again = new Map<number, number>();
@@ -101,7 +106,25 @@ async function reverifyAgent(item: ReverifyItem, opts: ReverifyOptions): Promise
     again.set(c, probes.length);
     probes.push(probeOf(config, capture, c));
   }
-  opts.progress?.update(config.name, `re-verify: ${calls.length} failing read-only call(s) in a fresh session`);
+  return { config, data, index, calls: calls.length, probes, again };
+}
+
+/** Marks `flaky` on every failing outcome of a repeatable call whose second answer passed. Never throws. */
+export async function reverifyFailures(plans: readonly ReverifyPlan[], opts: ReverifyOptions): Promise<void> {
+  const limit = pLimit(opts.concurrency);
+  await Promise.all(
+    plans.map((plan) =>
+      limit(() =>
+        reverifyAgent(plan, opts).catch(() => opts.progress?.update(plan.config.name, 're-verify: harness error, nothing marked flaky')),
+      ),
+    ),
+  );
+}
+
+async function reverifyAgent(plan: ReverifyPlan, opts: ReverifyOptions): Promise<void> {
+  const { config, data, probes, again } = plan;
+  if (opts.signal.aborted) return;
+  opts.progress?.update(config.name, `re-verify: ${plan.calls} failing read-only call(s) in a fresh session`);
   const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(config.timeouts.agentMs + GRACE_MS)]);
   // No webhook receiver: the calls asked again are reads, judged on their answers alone.
   const second = await captureAgent({ ...config, probes }, { signal, scenarios: false, webhooks: false });
@@ -111,7 +134,7 @@ async function reverifyAgent(item: ReverifyItem, opts: ReverifyOptions): Promise
   const failing = data.outcomes.filter((o) => o.call !== undefined && again.has(o.call) && failsRun(o, opts.strict));
   const ids = new Set(failing.map((o) => o.check));
   const judged = await judgeCapture(second, {
-    index: item.index,
+    index: plan.index,
     schemaSource: opts.schemaSource,
     select: (id) => ids.has(id),
     secrets: config.secrets,
