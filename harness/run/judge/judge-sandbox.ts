@@ -13,6 +13,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentCapture } from '../../record/exchange.ts';
 import type { Outcome } from '../../checks/check.ts';
+import type { LayerTarget } from '../../extract/layer.ts';
 import { catalogIds } from '../../checks/catalog-files.ts';
 import type { SchemaSource, SchemaSourceSpec } from '../../schemas/source.ts';
 import { describeSchemaStep } from '../../schemas/schema-step.ts';
@@ -54,6 +55,8 @@ export type SandboxResult =
       notes: string[];
       /** The ids of the catalog's state rules (session-facts.ts stateRuleIds), as the worker loaded it. */
       stateRules: string[];
+      /** The structured-content layer's branch counts of the capture (run-checks.ts layerCounts). */
+      layers: Record<LayerTarget, number>;
       /** The worker's heap when judging ended, in MB (for measurements; the worker may hold earlier agents' caches). */
       heapUsedMb: number;
     }
@@ -308,6 +311,7 @@ function attempt({ bytes, source, checks, blocked, budget, opts }: AttemptInput)
               adcpVersion: m.adcpVersion,
               notes: m.notes,
               stateRules: m.stateRules,
+              layers: m.layers,
               heapUsedMb: m.heapUsedMb,
             },
             healthy,

@@ -8,7 +8,8 @@ import { parentPort } from 'node:worker_threads';
 import type { Exchange } from '../../record/exchange.ts';
 import { catalog } from '../../checks/catalog.ts';
 import { untested, type AgentCheck, type Check, type CheckContext, type ExchangeCheck, type Outcome } from '../../checks/check.ts';
-import { judgeAgent, toolName } from '../../checks/engine.ts';
+import { judgeAgent, layerCounts, toolName } from '../../checks/engine.ts';
+import type { LayerTarget } from '../../extract/layer.ts';
 import { createSchemaService, schemaSourceFromSpec, type SchemaSourceSpec } from '../../schemas/index.ts';
 import { progressWriter, type ProgressWriter } from './judge-progress.ts';
 import { stateRuleIds } from './session-facts.ts';
@@ -45,6 +46,8 @@ export type WorkerMessage =
       notes: string[];
       /** The catalog's state rules (the main thread, which does not load the catalog, reports them). */
       stateRules: string[];
+      /** The layer branch counts: the worker has the audit validator compiled; the main thread need not compile it. */
+      layers: Record<LayerTarget, number>;
       heapUsedMb: number;
     }
   | { type: 'failed'; id: number; reason: string };
@@ -136,6 +139,7 @@ async function judge(job: JudgeJob): Promise<void> {
     adcpVersion,
     notes,
     stateRules: stateRuleIds(catalog),
+    layers: layerCounts(capture),
     heapUsedMb: Math.round(getHeapStatistics().used_heap_size / 2 ** 20),
   });
 }

@@ -4,6 +4,7 @@
 import type { AgentCapture } from '../../record/exchange.ts';
 import type { CheckContext, Outcome, SchemaError } from '../../checks/check.ts';
 import { judgeChecks, layerCounts } from '../../checks/run-checks.ts';
+import type { LayerTarget } from '../../extract/layer.ts';
 import initializeCheck from '../../checks/transport/initialize.ts';
 import staleCheck from '../../checks/baseline/stale.ts';
 import { listedNames, matchingEntry, unexposedTool } from '../../checks/baseline/_match.ts';
@@ -63,6 +64,7 @@ export async function judgeCapture(capture: AgentCapture, opts: JudgeOptions): P
   // Without the worker's answer there are no state-rule outcomes to find out of reach.
   let stateRules: string[] = [];
   let outcomes: Outcome[] = [];
+  let layers: Record<LayerTarget, number> | undefined;
   // Judging runs in a worker under a time and memory budget: a seller's schema (a backtracking pattern,
   // `$async`, a huge answer) costs at most the budget, and never the run. baseline.stale judges the
   // others' outcomes: it runs after them, below, in this thread.
@@ -78,6 +80,7 @@ export async function judgeCapture(capture: AgentCapture, opts: JudgeOptions): P
     outcomes = judged.outcomes;
     adcpVersion = judged.adcpVersion;
     stateRules = judged.stateRules;
+    layers = judged.layers;
     notes.push(...judged.notes);
   } else {
     notes.push(`judging failed: ${judged.reason}`);
@@ -100,7 +103,8 @@ export async function judgeCapture(capture: AgentCapture, opts: JudgeOptions): P
     server: { name: optionalText(own(serverInfo, 'name'), secrets), version: optionalText(own(serverInfo, 'version'), secrets) },
     adcpVersion: adcpVersion ? sellerText(adcpVersion.version, secrets, 100) : null,
     adcpVersionReason: adcpVersion ? sellerText(`${adcpVersion.reason} · ${releaseFacts(capture)}`, secrets, 900) : null,
-    layers: layerCounts(capture),
+    // Counted by the worker; here only when it could not judge (the audit validator is compiled then).
+    layers: layers ?? layerCounts(capture),
     reachable: init.ok,
     // Only our own failures make an agent incomplete here: a schema source that cannot be read leaves the
     // schema checks untested (with the reason), which the verdict counts.
