@@ -19,7 +19,7 @@ import {
   type UnreachableUntested,
 } from './findings.ts';
 import { downWords } from './gate.ts';
-import { agentSummary, summarize, type AgentSummary } from './summary.ts';
+import { agentSummary, summarize, type AgentSummary, type RunSummary } from './summary.ts';
 import { accountLine, createdHeading, createdText, ENABLE_STATE_RULES, outOfReachLine } from './sandbox-notes.ts';
 import { deliveryText, traceCallText, webhookHeading } from './task-notes.ts';
 import {
@@ -146,8 +146,8 @@ function specLink(o: ReportOutcome): string {
   return `${h(o.spec)} <span class="muted">(${h(o.specUrl)})</span>`;
 }
 
-export function renderHtmlReport(report: RunReport): string {
-  const summary = summarize(report);
+/** `summary`: summarize(report), when the caller has it already (one run renders several forms of it). */
+export function renderHtmlReport(report: RunReport, summary: RunSummary = summarize(report)): string {
   const harness = summary.harnessVersion;
   const { verdict, text } = summary.headline;
   const g = summary.gate;

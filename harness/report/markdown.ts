@@ -24,7 +24,7 @@ import {
 } from './model.ts';
 import { accountLine, createdHeading, createdText, ENABLE_STATE_RULES, hasSandboxNotes, outOfReachLine } from './sandbox-notes.ts';
 import { deliveryText, hasTaskNotes, quotedCalls, traceCallText, webhookHeading } from './task-notes.ts';
-import { agentSummary, summarize } from './summary.ts';
+import { agentSummary, summarize, type RunSummary } from './summary.ts';
 
 const MARK: Record<Verdict, string> = { conformant: '✅', nonconformant: '❌', incomplete: '⚠️' };
 
@@ -60,8 +60,12 @@ const FINDING_NOTES: Record<FindingKind, (strict: boolean) => string> = {
   covered: () => '; covered by the baseline, not counted as untested',
 };
 
-export function renderSummaryMarkdown(report: RunReport, maxBytes: number = SUMMARY_MAX_BYTES): string {
-  const summary = summarize(report);
+/** `summary`: summarize(report), when the caller has it already (one run renders several forms of it). */
+export function renderSummaryMarkdown(
+  report: RunReport,
+  maxBytes: number = SUMMARY_MAX_BYTES,
+  summary: RunSummary = summarize(report),
+): string {
   const harness = summary.harnessVersion;
   const title = ['# AdCP conformance', ''];
   const sections: Section[] = [];

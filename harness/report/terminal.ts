@@ -57,11 +57,13 @@ export interface TerminalOptions {
   quiet?: boolean;
   /** The report files written, listed before the headline (the gate stays the last line). */
   reports?: readonly string[];
+  /** summarize(report), when the caller has it already (one run renders several forms of it). */
+  summary?: RunSummary;
 }
 
 export function renderTerminalSummary(report: RunReport, paint: Paint = plain, options: TerminalOptions = {}): string {
   const quiet = options.quiet === true;
-  const summary = summarize(report);
+  const summary = options.summary ?? summarize(report);
   const header = ['agent', 'verdict', 'AdCP', 'pass', 'fail', 'warn', 'untested', 'n/a', 'baselined'];
   const rows = report.agents.map((a) => {
     const c = agentSummary(summary, a).counts;

@@ -14,6 +14,7 @@ import { compareReports, loadPreviousReport, type PreviousReport } from '../repo
 import { checkExpectIds, renderBaselineYaml } from './baseline.ts';
 import { sellerText, stripUnsafe, truncate } from '../sanitize.ts';
 import { paintFor, renderTerminalSummary } from '../report/terminal.ts';
+import { summarize } from '../report/summary.ts';
 import { captureAll, captureDurations } from './capture-all.ts';
 import type { CollectedRun } from './collector.ts';
 import { parseSelection, runAgentStoryboards, type AgentStoryboards } from './storyboards.ts';
@@ -84,8 +85,8 @@ export async function liveRun(opts: RunOptions, interrupted: AbortSignal): Promi
     const { keysInShard, openVitest } = await vitestDriver;
     const driven = await openVitest(vitestOptions(opts, ws, suites));
     try {
-      const inShard = await keysInShard(driven.vitest);
-      const chosen = probing ? targets : targets.filter((t) => inShard.has(ws.keys.get(t.name) ?? ''));
+      const inShard = probing ? undefined : await keysInShard(driven.vitest);
+      const chosen = inShard ? targets.filter((t) => inShard.has(ws.keys.get(t.name) ?? '')) : targets;
       // vitest starts now, while the agents are probed: its start-up overlaps the probing, and each agent's
       // suite waits for that agent's data (ws.writeData below; ws.abandon() if the run stops first).
       const running = driven.vitest.start().then(
@@ -510,11 +511,13 @@ async function finish(
   report.agents.sort((a, b) => a.index - b.index || a.name.localeCompare(b.name));
   report.failOn = opts.failOn ?? 'any';
   if (previous) report.comparison = compareReports(previous, report);
-  const written = await writeReports(report, collected?.junit ?? [], resolve(opts.out), opts.reporters, junitFile);
+  // One summary for every form the run renders (terminal, summary.md, report.html).
+  const summary = summarize(report);
+  const written = await writeReports(report, collected?.junit ?? [], resolve(opts.out), opts.reporters, junitFile, process.env, summary);
   if (opts.reporters.has('summary')) {
     const paint = paintFor(process.stdout, process.env);
     // The report files are listed inside the summary, so its gate line stays the last line printed.
-    process.stdout.write(renderTerminalSummary(report, paint, { quiet: opts.quiet === true, reports: written }));
+    process.stdout.write(renderTerminalSummary(report, paint, { quiet: opts.quiet === true, reports: written, summary }));
   }
   if (diagnostics) process.stderr.write(`vitest output:\n${diagnostics}\n`);
   if (opts.writeBaseline !== undefined) {

@@ -11,6 +11,7 @@ import { renderSummaryMarkdown } from '../../report/markdown.ts';
 import { renderHtmlReport } from '../../report/html.ts';
 import { badgeFiles } from '../../report/badge.ts';
 import type { RunReport } from '../../report/model.ts';
+import { summarize, type RunSummary } from '../../report/summary.ts';
 import { UsageError, type ReporterName } from '../options.ts';
 
 export const JUNIT_FILE = 'junit.xml';
@@ -30,6 +31,7 @@ export async function writeReports(
   reporters: ReadonlySet<ReporterName>,
   junitSource: string,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  summary: RunSummary = summarize(report),
 ): Promise<string[]> {
   await makeDirectory(outDir);
   const files: Array<[string, string]> = [];
@@ -41,9 +43,9 @@ export async function writeReports(
   }
   if (reporters.has('json')) files.push(['report.json', JSON.stringify(buildReportJson(report), null, 2) + '\n']);
   const stepSummary = env['GITHUB_STEP_SUMMARY'];
-  const markdown = reporters.has('markdown') || stepSummary ? renderSummaryMarkdown(report) : '';
+  const markdown = reporters.has('markdown') || stepSummary ? renderSummaryMarkdown(report, undefined, summary) : '';
   if (reporters.has('markdown')) files.push(['summary.md', markdown]);
-  if (reporters.has('html')) files.push(['report.html', renderHtmlReport(report)]);
+  if (reporters.has('html')) files.push(['report.html', renderHtmlReport(report, summary)]);
   if (reporters.has('badge')) {
     await makeDirectory(join(outDir, 'badges'));
     files.push(...badgeFiles(report));
