@@ -58,6 +58,9 @@ const sameIdLoosely = (a: unknown, b: string | number): boolean =>
   (typeof a === 'string' || typeof a === 'number') && String(a) === String(b);
 const showId = (id: unknown): string => (typeof id === 'string' ? JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id) : String(id));
 
+/** The reason a settled call's wire is aborted with: one Error for all (each new one captured a stack, per call). */
+const SETTLED = new Error('call settled');
+
 export class CallTracker {
   /** Calls begun and not yet ended, oldest first (more than one only while a scenario sends calls at once). */
   private readonly inFlight: PendingCall[] = [];
@@ -104,7 +107,7 @@ export class CallTracker {
   }
 
   end(call: PendingCall): void {
-    if (!call.wire.signal.aborted) call.wire.abort(new Error('call settled'));
+    if (!call.wire.signal.aborted) call.wire.abort(SETTLED);
     const i = this.inFlight.indexOf(call);
     if (i >= 0) this.inFlight.splice(i, 1);
   }
