@@ -15,6 +15,7 @@ import {
 } from './model.ts';
 import type {
   AccountUse,
+  AgentReport,
   BaselineUse,
   Comparison,
   Counts,
@@ -128,101 +129,139 @@ export interface ReportJson {
   summary: Counts;
 }
 
+/** The JSON of report.json (its text: JSON.stringify(…, null, 2) and a newline; see reportJsonText). */
 export function buildReportJson(report: RunReport): ReportJson {
-  let summary: Counts = { ...ZERO_COUNTS };
   const harnessVersion = report.run?.harnessVersion ?? HARNESS_VERSION;
-  const agents = report.agents.map((a): ReportJsonAgent => {
-    // The catalog's checks; the official storyboards are counted apart (`storyboards`), as in every report.
-    const counts = catalogCounts(a);
+  let summary: Counts = { ...ZERO_COUNTS };
+  const agents = report.agents.map((a) => {
+    const { agent, counts } = reportJsonAgent(a, report.strict, harnessVersion);
     summary = addCounts(summary, counts);
-    const verdict = agentVerdict(a, report.strict);
-    const agent: ReportJsonAgent = {
-      name: a.name,
-      verdict,
-      verdictLabel: verdictLabel(a, report.strict),
-      verdictText: verdictText(verdict, a.adcpVersion, harnessVersion, counts.baselined),
-      verdictReason: incompleteReason(a, report.strict),
-      transport: a.transport,
-      protocolVersion: a.protocolVersion,
-      server: { name: a.server.name, version: a.server.version },
-      adcpVersion: a.adcpVersion,
-      adcpVersionReason: a.adcpVersionReason,
-      reachable: a.reachable,
-      incomplete: a.incomplete,
-      aborted: a.aborted,
-      durationMs: a.durationMs ?? null,
-      // Explicit field lists: nothing from a seller is ever spread into the report.
-      outcomes: a.outcomes.map((o) => {
-        const out: ReportJsonOutcome = {
-          check: o.check,
-          tool: o.tool,
-          status: o.status,
-          message: o.message,
-          severity: o.severity,
-          spec: o.spec,
-          specUrl: o.specUrl,
-        };
-        if (o.fix !== undefined) out.fix = o.fix;
-        if (o.pointer !== undefined) out.pointer = o.pointer;
-        if (o.expected !== undefined) out.expected = o.expected;
-        if (o.found !== undefined) out.found = o.found;
-        if (o.schemaErrors !== undefined)
-          out.schemaErrors = o.schemaErrors.map((e) => ({ pointer: e.pointer, keyword: e.keyword, expected: e.expected, found: e.found }));
-        if (o.schemaErrorsOmitted !== undefined) out.schemaErrorsOmitted = o.schemaErrorsOmitted;
-        if (o.durationMs !== undefined) out.durationMs = o.durationMs;
-        if (o.evidence !== undefined) out.evidence = pickEvidence(o.evidence);
-        if (o.baseline !== undefined) out.baseline = o.baseline;
-        if (o.advisory === true) out.advisory = true;
-        if (o.flaky === true) out.flaky = true;
-        if (o.blockedBy !== undefined) out.blockedBy = o.blockedBy.check;
-        if (o.coveredBy !== undefined) out.coveredBy = o.coveredBy;
-        return out;
-      }),
-      layers: {
-        validate_root: a.layers.validate_root,
-        legacy_wrapper: a.layers.legacy_wrapper,
-        missing: a.layers.missing,
-        schema: a.layers.schema,
-      },
-      summary: counts,
-    };
-    if (a.stderrTail !== undefined) agent.stderrTail = a.stderrTail;
-    const storyboards = storyboardCounts(a);
-    if (storyboards) agent.storyboards = storyboards;
-    if (a.down !== undefined) agent.down = { cause: a.down.cause, detail: a.down.detail, fix: a.down.fix };
-    if (a.baseline !== undefined) agent.baseline = { entries: a.baseline.entries, applied: a.baseline.applied };
-    if (a.configErrors?.length) agent.configErrors = [...a.configErrors];
-    const account = accountLine(a);
-    if (a.account && account !== null)
-      agent.account = {
-        source: a.account.source,
-        reference: a.account.reference,
-        ...(a.account.refusals?.length
-          ? { refusals: a.account.refusals.map((r) => ({ code: r.code, calls: r.calls, tools: [...r.tools] })) }
-          : {}),
-        text: account,
-      };
-    const reach = outOfReachLine(a);
-    if (reach !== null)
-      agent.stateRulesOutOfReach = { rules: [...(a.stateRulesOutOfReach ?? [])], text: reach, enable: ENABLE_STATE_RULES };
-    const created = createdHeading(a);
-    if (created !== null)
-      agent.created = {
-        objects: (a.created ?? []).map((c) => ({
-          scenario: c.scenario,
-          kind: c.kind,
-          id: c.id,
-          call: c.call,
-          cleanup: c.cleanup,
-          ...(c.why !== undefined ? { why: c.why } : {}),
-        })),
-        omitted: a.createdOmitted ?? 0,
-        text: created,
-      };
-    if (a.webhooks) agent.webhooks = structuredClone(a.webhooks);
-    if (a.taskTrace) agent.taskLifecycle = structuredClone(a.taskTrace);
     return agent;
   });
+  return reportJsonRun(report, agents, summary);
+}
+
+/**
+ * report.json's text in pieces: the same text as JSON.stringify(buildReportJson(report), null, 2) + '\n',
+ * each agent serialized on its own, so that neither the whole report's JSON tree nor its text is ever held
+ * (a two-byte string as soon as one character is outside Latin-1: 132 MB for the 66 MB of 64 sandbox agents).
+ */
+export function* reportJsonText(report: RunReport): Generator<string> {
+  const harnessVersion = report.run?.harnessVersion ?? HARNESS_VERSION;
+  let summary: Counts = { ...ZERO_COUNTS };
+  for (const a of report.agents) summary = addCounts(summary, catalogCounts(a));
+  // The run's own fields around an empty agents list, which is then written where JSON.stringify put it: the
+  // only place `\n  "agents": []` can stand is a top-level key (inside a string value its quotes are escaped).
+  const top = JSON.stringify(reportJsonRun(report, [], summary), null, 2);
+  const at = top.indexOf(AGENTS_KEY);
+  if (report.agents.length === 0 || at < 0) {
+    yield `${JSON.stringify(buildReportJson(report), null, 2)}\n`;
+    return;
+  }
+  yield `${top.slice(0, at)}\n  "agents": [`;
+  for (const [i, a] of report.agents.entries()) {
+    const { agent } = reportJsonAgent(a, report.strict, harnessVersion);
+    yield `${i === 0 ? '' : ','}\n    ${JSON.stringify(agent, null, 2).replaceAll('\n', '\n    ')}`;
+  }
+  yield `\n  ]${top.slice(at + AGENTS_KEY.length)}\n`;
+}
+
+/** The empty agents list as JSON.stringify writes it among the top-level keys (indent 2). */
+const AGENTS_KEY = '\n  "agents": []';
+
+/** One agent as report.json has it. */
+function reportJsonAgent(a: AgentReport, strict: boolean, harnessVersion: string): { agent: ReportJsonAgent; counts: Counts } {
+  // The catalog's checks; the official storyboards are counted apart (`storyboards`), as in every report.
+  const counts = catalogCounts(a);
+  const verdict = agentVerdict(a, strict);
+  const agent: ReportJsonAgent = {
+    name: a.name,
+    verdict,
+    verdictLabel: verdictLabel(a, strict),
+    verdictText: verdictText(verdict, a.adcpVersion, harnessVersion, counts.baselined),
+    verdictReason: incompleteReason(a, strict),
+    transport: a.transport,
+    protocolVersion: a.protocolVersion,
+    server: { name: a.server.name, version: a.server.version },
+    adcpVersion: a.adcpVersion,
+    adcpVersionReason: a.adcpVersionReason,
+    reachable: a.reachable,
+    incomplete: a.incomplete,
+    aborted: a.aborted,
+    durationMs: a.durationMs ?? null,
+    // Explicit field lists: nothing from a seller is ever spread into the report.
+    outcomes: a.outcomes.map((o) => {
+      const out: ReportJsonOutcome = {
+        check: o.check,
+        tool: o.tool,
+        status: o.status,
+        message: o.message,
+        severity: o.severity,
+        spec: o.spec,
+        specUrl: o.specUrl,
+      };
+      if (o.fix !== undefined) out.fix = o.fix;
+      if (o.pointer !== undefined) out.pointer = o.pointer;
+      if (o.expected !== undefined) out.expected = o.expected;
+      if (o.found !== undefined) out.found = o.found;
+      if (o.schemaErrors !== undefined)
+        out.schemaErrors = o.schemaErrors.map((e) => ({ pointer: e.pointer, keyword: e.keyword, expected: e.expected, found: e.found }));
+      if (o.schemaErrorsOmitted !== undefined) out.schemaErrorsOmitted = o.schemaErrorsOmitted;
+      if (o.durationMs !== undefined) out.durationMs = o.durationMs;
+      if (o.evidence !== undefined) out.evidence = pickEvidence(o.evidence);
+      if (o.baseline !== undefined) out.baseline = o.baseline;
+      if (o.advisory === true) out.advisory = true;
+      if (o.flaky === true) out.flaky = true;
+      if (o.blockedBy !== undefined) out.blockedBy = o.blockedBy.check;
+      if (o.coveredBy !== undefined) out.coveredBy = o.coveredBy;
+      return out;
+    }),
+    layers: {
+      validate_root: a.layers.validate_root,
+      legacy_wrapper: a.layers.legacy_wrapper,
+      missing: a.layers.missing,
+      schema: a.layers.schema,
+    },
+    summary: counts,
+  };
+  if (a.stderrTail !== undefined) agent.stderrTail = a.stderrTail;
+  const storyboards = storyboardCounts(a);
+  if (storyboards) agent.storyboards = storyboards;
+  if (a.down !== undefined) agent.down = { cause: a.down.cause, detail: a.down.detail, fix: a.down.fix };
+  if (a.baseline !== undefined) agent.baseline = { entries: a.baseline.entries, applied: a.baseline.applied };
+  if (a.configErrors?.length) agent.configErrors = [...a.configErrors];
+  const account = accountLine(a);
+  if (a.account && account !== null)
+    agent.account = {
+      source: a.account.source,
+      reference: a.account.reference,
+      ...(a.account.refusals?.length
+        ? { refusals: a.account.refusals.map((r) => ({ code: r.code, calls: r.calls, tools: [...r.tools] })) }
+        : {}),
+      text: account,
+    };
+  const reach = outOfReachLine(a);
+  if (reach !== null) agent.stateRulesOutOfReach = { rules: [...(a.stateRulesOutOfReach ?? [])], text: reach, enable: ENABLE_STATE_RULES };
+  const created = createdHeading(a);
+  if (created !== null)
+    agent.created = {
+      objects: (a.created ?? []).map((c) => ({
+        scenario: c.scenario,
+        kind: c.kind,
+        id: c.id,
+        call: c.call,
+        cleanup: c.cleanup,
+        ...(c.why !== undefined ? { why: c.why } : {}),
+      })),
+      omitted: a.createdOmitted ?? 0,
+      text: created,
+    };
+  if (a.webhooks) agent.webhooks = structuredClone(a.webhooks);
+  if (a.taskTrace) agent.taskLifecycle = structuredClone(a.taskTrace);
+  return { agent, counts };
+}
+
+function reportJsonRun(report: RunReport, agents: ReportJsonAgent[], summary: Counts): ReportJson {
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     run: report.run ?? null,

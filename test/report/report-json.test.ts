@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { buildReportJson } from '../../harness/report/json.ts';
+import { buildReportJson, reportJsonText } from '../../harness/report/json.ts';
 import { exitCodeOf } from '../../harness/report/model.ts';
 import { agent, outcome, sampleReport } from './fixtures.ts';
+import type { RunReport } from '../../harness/report/model.ts';
 
 describe('buildReportJson', () => {
   test('has the documented shape', () => {
@@ -77,6 +78,29 @@ describe('buildReportJson', () => {
     expect(json.verdict).toBe('incomplete');
     expect(json.agents[0]?.verdictReason).toBe('initialize did not answer');
     expect(json.agents[0]?.outcomes[0]).toMatchObject({ check: 'transport.initialize', status: 'fail' });
+  });
+});
+
+describe('reportJsonText', () => {
+  const whole = (r: RunReport) => `${JSON.stringify(buildReportJson(r), null, 2)}\n`;
+  const pieces = (r: RunReport) => [...reportJsonText(r)];
+
+  test('the same text as the whole report serialized at once, one agent a piece', () => {
+    const r = sampleReport();
+    expect(pieces(r)).toHaveLength(r.agents.length + 2);
+    expect(pieces(r).join('')).toBe(whole(r));
+    const strict = sampleReport(true);
+    expect(pieces(strict).join('')).toBe(whole(strict));
+  });
+
+  test('no agents, one agent, and seller text that imitates the agents key', () => {
+    const none: RunReport = { strict: false, cutShort: null, agents: [] };
+    expect(pieces(none).join('')).toBe(whole(none));
+    // A seller's string holding the key as JSON writes it at the top level: escaped there, never matched.
+    const sneaky = agent('x\n  "agents": []', [outcome({ check: 'envelope.flat', tool: '\n  "agents": []', status: 'pass' })]);
+    const one: RunReport = { strict: false, cutShort: '\n  "agents": [] }', agents: [sneaky] };
+    expect(pieces(one).join('')).toBe(whole(one));
+    expect(JSON.parse(pieces(one).join('')).agents[0].name).toBe('x\n  "agents": []');
   });
 });
 

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendFile, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { buildReportJson } from '../../report/json.ts';
+import { reportJsonText } from '../../report/json.ts';
 import { decorateJunit, type JunitSuiteInfo } from '../../report/junit.ts';
 import { renderSummaryMarkdown } from '../../report/markdown.ts';
 import { renderHtmlReport } from '../../report/html.ts';
@@ -34,30 +34,37 @@ export async function writeReports(
   summary: RunSummary = summarize(report),
 ): Promise<string[]> {
   await makeDirectory(outDir);
-  const files: Array<[string, string]> = [];
-  if (reporters.has('junit')) {
-    // vitest's junit reporter wrote the XML; add what it has no place for (see report/junit.ts).
-    const xml = await readFile(junitSource, 'utf8').catch(() => '');
-    if (/<\/testsuites>\s*$/.test(xml)) files.push([JUNIT_FILE, decorateJunit(xml, junit)]);
-    else await rm(join(outDir, JUNIT_FILE), { force: true });
-  }
-  if (reporters.has('json')) files.push(['report.json', JSON.stringify(buildReportJson(report), null, 2) + '\n']);
-  const stepSummary = env['GITHUB_STEP_SUMMARY'];
-  const markdown = reporters.has('markdown') || stepSummary ? renderSummaryMarkdown(report, undefined, summary) : '';
-  if (reporters.has('markdown')) files.push(['summary.md', markdown]);
-  if (reporters.has('html')) files.push(['report.html', renderHtmlReport(report, summary)]);
-  if (reporters.has('badge')) {
-    await makeDirectory(join(outDir, 'badges'));
-    files.push(...badgeFiles(report));
-  }
-
   const staged: Array<[string, string]> = [];
+  // Each file is written as soon as it is rendered (so no two are held at once; report.json in pieces, one
+  // agent at a time), beside its final name in the same directory (so the rename is atomic); `name` may be
+  // `badges/x.json`. The renames all come at the end.
+  const stage = async (name: string, content: string | Iterable<string>): Promise<void> => {
+    const temp = join(outDir, dirname(name), `.${basename(name)}.${randomUUID()}.tmp`);
+    staged.push([temp, join(outDir, name)]);
+    if (typeof content === 'string') return writeFile(temp, content);
+    const file = await open(temp, 'w');
+    try {
+      for (const piece of content) await file.write(piece);
+    } finally {
+      await file.close();
+    }
+  };
+  const stepSummary = env['GITHUB_STEP_SUMMARY'];
+  let markdown: string;
   try {
-    for (const [name, content] of files) {
-      // Staged beside its final name (same directory, so the rename is atomic); `name` may be `badges/x.json`.
-      const temp = join(outDir, dirname(name), `.${basename(name)}.${randomUUID()}.tmp`);
-      staged.push([temp, join(outDir, name)]);
-      await writeFile(temp, content);
+    if (reporters.has('junit')) {
+      // vitest's junit reporter wrote the XML; add what it has no place for (see report/junit.ts).
+      const xml = await readFile(junitSource, 'utf8').catch(() => '');
+      if (/<\/testsuites>\s*$/.test(xml)) await stage(JUNIT_FILE, decorateJunit(xml, junit));
+      else await rm(join(outDir, JUNIT_FILE), { force: true });
+    }
+    if (reporters.has('json')) await stage('report.json', reportJsonText(report));
+    markdown = reporters.has('markdown') || stepSummary ? renderSummaryMarkdown(report, undefined, summary) : '';
+    if (reporters.has('markdown')) await stage('summary.md', markdown);
+    if (reporters.has('html')) await stage('report.html', renderHtmlReport(report, summary));
+    if (reporters.has('badge')) {
+      await makeDirectory(join(outDir, 'badges'));
+      for (const [name, content] of badgeFiles(report)) await stage(name, content);
     }
     for (const [temp, file] of staged) await rename(temp, file);
   } finally {
