@@ -126,18 +126,27 @@ export function agentProperties(agent: AgentReport, strict: boolean): Array<[str
   return props;
 }
 
+/** An attribute's pattern, made once per name (every testcase is read and rewritten through them). */
+const attrPatterns = new Map<string, { value: RegExp; whole: RegExp }>();
+function attrPattern(name: string): { value: RegExp; whole: RegExp } {
+  let p = attrPatterns.get(name);
+  if (!p) attrPatterns.set(name, (p = { value: new RegExp(`\\s${name}="([^"]*)"`), whole: new RegExp(`(\\s${name}=)"[^"]*"`) }));
+  return p;
+}
+
 function attr(attrs: string, name: string): string | undefined {
-  const m = new RegExp(`\\s${name}="([^"]*)"`).exec(attrs);
+  const m = attrPattern(name).value.exec(attrs);
   return m?.[1] === undefined ? undefined : unescapeXml(m[1]);
 }
 
 function withAttr(attrs: string, name: string, value: string): string {
-  const re = new RegExp(`(\\s${name}=)"[^"]*"`);
+  const re = attrPattern(name).whole;
   const escaped = `"${escapeXml(value)}"`;
   return re.test(attrs) ? attrs.replace(re, (_m, head: string) => head + escaped) : `${attrs} ${name}=${escaped}`;
 }
 
 function unescapeXml(text: string): string {
+  if (!text.includes('&')) return text;
   return text.replace(/&(amp|lt|gt|quot|apos|#x?[0-9a-fA-F]+);/g, (_m, e: string) => {
     if (e.startsWith('#x')) return String.fromCodePoint(parseInt(e.slice(2), 16));
     if (e.startsWith('#')) return String.fromCodePoint(parseInt(e.slice(1), 10));
