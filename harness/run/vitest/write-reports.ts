@@ -36,11 +36,11 @@ export async function writeReports(
   await makeDirectory(outDir);
   const staged: Array<[string, string]> = [];
   // Each file is written as soon as it is rendered (so no two are held at once; report.json in pieces, one
-  // agent at a time), beside its final name in the same directory (so the rename is atomic); `name` may be
-  // `badges/x.json`. The renames all come at the end.
+  // agent at a time), beside its final name; `name` may be `badges/x.json`. The renames all come at the end.
   const stage = async (name: string, content: string | Iterable<string>): Promise<void> => {
-    const temp = join(outDir, dirname(name), `.${basename(name)}.${randomUUID()}.tmp`);
-    staged.push([temp, join(outDir, name)]);
+    const final = join(outDir, name);
+    const temp = besideOf(final);
+    staged.push([temp, final]);
     if (typeof content === 'string') return writeFile(temp, content);
     const file = await open(temp, 'w');
     try {
@@ -125,9 +125,12 @@ export async function checkOutputPaths(out: string, record?: string, writeBaseli
   if (writeBaseline !== undefined) await check('--write-baseline', resolve(writeBaseline), false);
 }
 
+/** Where a file is written before it is renamed over `file`: the same directory, so the rename is atomic. */
+const besideOf = (file: string): string => join(dirname(file), `.${basename(file)}.${randomUUID()}.tmp`);
+
 /** A file written whole beside its final name, then renamed over it (as every report is). */
 export async function writeFileAtomically(file: string, content: string): Promise<void> {
-  const temp = join(dirname(file), `.${basename(file)}.${randomUUID()}.tmp`);
+  const temp = besideOf(file);
   try {
     await writeFile(temp, content);
     await rename(temp, file);
