@@ -16,7 +16,9 @@ export function hasOwn(v: unknown, key: string): boolean {
 /** The value of an own property, or undefined (inherited properties are never seller data). */
 export function own(v: unknown, key: string): unknown {
   if (!hasOwn(v, key)) return undefined;
-  return Object.getOwnPropertyDescriptor(v, key)?.value;
+  const d = Object.getOwnPropertyDescriptor(v, key);
+  // Seller JSON has data properties only; an accessor is ours (an answer held as text: record/answer-text.ts).
+  return d && ('value' in d ? d.value : d.get?.call(v));
 }
 
 /** Escape one JSON-pointer reference token (RFC 6901). */

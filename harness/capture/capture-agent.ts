@@ -8,7 +8,9 @@ import { classify, failure } from '../connect/failure.ts';
 import { openTransport, PermissiveResult, PinnedClient, type Session } from '../connect/session.ts';
 import type { HarnessStdioTransport } from '../connect/stdio-transport.ts';
 import type { AgentCapture, Exchange, ExchangeOutcome, ExchangeScenario, ScenarioRecord, TransportFailure } from '../record/exchange.ts';
-import { noteAnswerText, noteToolPages, type ToolPage } from '../record/answer-text.ts';
+import { holdAsText, noteAnswerText, noteToolPages, releaseHeldAnswers, type ToolPage } from '../record/answer-text.ts';
+import { answerDigest } from '../extract/answer-facts.ts';
+import { collectGarbage } from '../gc.ts';
 import { advertisedOf } from '../record/advertised.ts';
 import { correlationId, defaultProbes, withAccount, withContext } from './probes.ts';
 import { runScenarios } from './scenarios.ts';
@@ -190,7 +192,10 @@ class AgentRun {
     // Whatever is left of agentMs (the wait for the in-flight call above came out of the reserve).
     await Promise.race([this.session?.close(), sleep(start + agentMs - sellerNow())]);
     await this.closeWebhooks();
-    return this.snapshot();
+    const capture = this.snapshot();
+    // The held answers' parsed copies are garbage now: collected once, before the judge worker parses its own.
+    if (releaseHeldAnswers()) collectGarbage();
+    return capture;
   }
 
   /**
@@ -662,7 +667,9 @@ class AgentRun {
     const stdio = this.session?.stdio;
     const stderrOf = stdio?.stderrWindow();
     const t0 = performance.now();
-    const { call, ...outcome } = await this.request('tools/call', { ...request }, Math.min(this.agent.timeouts.callMs, this.remaining()));
+    const { call, ...answer } = await this.request('tools/call', { ...request }, Math.min(this.agent.timeouts.callMs, this.remaining()));
+    // A large answer is held as its text from here on, not as the value parsed (record/answer-text.ts).
+    const outcome = holdAsText(answer as ExchangeOutcome, answerDigest);
     const durationMs = Math.round(performance.now() - t0);
     // stderr and stdout are separate pipes: what the server logged just before answering may land after the answer.
     if (stderrOf) await sleep(STDERR_SETTLE_MS);
@@ -673,7 +680,7 @@ class AgentRun {
       tool: probe.tool,
       intent: probe.intent ?? 'valid',
       request,
-      outcome: outcome as ExchangeOutcome,
+      outcome,
       ...(this.negotiated !== undefined ? { protocolVersion: this.negotiated } : {}),
       ...(advertised !== undefined ? { advertised } : {}),
       ...(call.http ? { http: call.http } : {}),

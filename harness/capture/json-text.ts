@@ -2,6 +2,7 @@
 // too large for a double (`1e400`, which JSON.parse reads as Infinity) as `null` — turning "not a finite
 // number" into "null" in a recording — and it overflows the call stack on an answer nested 200k levels
 // deep. This writes ±Infinity as ±1e400 (valid JSON that parses back to ±Infinity) and never recurses.
+import { own } from '../json.ts';
 
 /** JSON text of plain JSON data (what JSON.parse produced, plus our own objects): never throws on depth. */
 export function toJsonText(value: unknown): string {
@@ -46,7 +47,7 @@ function iterative(root: unknown): string {
       out.push('[');
     } else {
       const entries = Object.keys(v)
-        .map((k) => [k, Object.getOwnPropertyDescriptor(v, k)?.value] as const)
+        .map((k) => [k, own(v, k)] as const)
         .filter(([, x]) => x !== undefined && typeof x !== 'function' && typeof x !== 'symbol');
       stack.push('}');
       for (let i = entries.length - 1; i >= 0; i--) {

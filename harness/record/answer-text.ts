@@ -39,6 +39,99 @@ export function answerTextOf(value: unknown): AnswerText | undefined {
   return value !== null && typeof value === 'object' ? texts.get(value) : undefined;
 }
 
+/** From this many UTF-8 bytes of message on, a recorded answer is held as its text alone (holdAsText). */
+export const HELD_AS_TEXT_BYTES = 1024 * 1024;
+
+/** What the main thread's reports read of a held answer, taken from it once, when it was held. */
+export interface HeldDigest {
+  /** The seller's texts in the answer, as evidence shows them (extract/answer-facts.ts answerTexts). */
+  texts: readonly string[];
+  /** The `code` of the AdCP error an error extraction finds, if any. */
+  errorCode: unknown;
+  /** The `adcp_version` of the payload a success extraction finds, if any. */
+  echoedVersion: unknown;
+}
+
+interface Held {
+  text: Uint8Array;
+  member: AnswerMember;
+  digest: HeldDigest;
+}
+
+// By outcome: what a held answer is read back from. The outcome holds it: an entry lives as long as the capture.
+const held = new WeakMap<object, Held>();
+
+/**
+ * The exchange outcome `{ kind, result }` (or `{ kind, error }`) of a noted answer of HELD_AS_TEXT_BYTES or
+ * more, holding the message's bytes instead of the parsed value: its member reads the value back from
+ * them (JSON.parse of the same text: the same JSON value), and `digest` is taken of it now, for the
+ * reports. A million-key answer parses to ~60 MB of heap for its 16 MB of text; the main thread held
+ * every call's for as long as the capture lived, while the judge worker parsed its own copy. The answer
+ * read back last stays parsed until another is read or releaseHeldAnswers() (a held answer is over
+ * AdCP's 1 MB limit, a failing one: a scenario step may read it again). Any other outcome is returned as
+ * it is.
+ */
+export function holdAsText<T extends object>(outcome: T, digest: (outcome: T) => HeldDigest): T {
+  const kind = (outcome as { kind?: unknown }).kind;
+  const member = kind === 'result' ? 'result' : kind === 'jsonrpc-error' ? 'error' : undefined;
+  if (!member) return outcome;
+  const value = (outcome as Record<string, unknown>)[member];
+  const noted = answerTextOf(value);
+  if (noted?.member !== member || typeof noted.text === 'string' || noted.text.byteLength < HELD_AS_TEXT_BYTES) return outcome;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(outcome)) {
+    if (key !== member) out[key] = (outcome as Record<string, unknown>)[key];
+    else
+      Object.defineProperty(out, key, {
+        enumerable: true,
+        configurable: true,
+        get: () => readBack(out),
+        // Whoever sets a value holds that value from then on.
+        set: (v: unknown) => Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true }),
+      });
+  }
+  held.set(out, { text: noted.text, member, digest: digest(outcome) });
+  lastRead = { outcome: out, value };
+  heldSince = true;
+  return out as T;
+}
+
+/** The text a held outcome's answer is read from (without reading it back), when `outcome` is one (holdAsText). */
+export function heldTextOf(outcome: unknown): AnswerText | undefined {
+  const h = outcome !== null && typeof outcome === 'object' ? held.get(outcome) : undefined;
+  return h && { text: h.text, member: h.member };
+}
+
+/** What the reports read of a held outcome's answer, when `outcome` is one (holdAsText). */
+export function heldDigestOf(outcome: unknown): HeldDigest | undefined {
+  return outcome !== null && typeof outcome === 'object' ? held.get(outcome)?.digest : undefined;
+}
+
+/** The held answer read back last (or just held), parsed: one at a time in the whole thread. */
+let lastRead: { outcome: object; value: unknown } | undefined;
+let heldSince = false;
+
+/** Lets go of the answer read back last. True when an answer was held since the last call (its garbage is worth collecting). */
+export function releaseHeldAnswers(): boolean {
+  const any = heldSince;
+  lastRead = undefined;
+  heldSince = false;
+  return any;
+}
+
+function readBack(outcome: object): unknown {
+  if (lastRead?.outcome === outcome) return lastRead.value;
+  lastRead = undefined; // garbage from here on, before this one's parse adds its own
+  const h = held.get(outcome)!;
+  const message: unknown = JSON.parse(Buffer.from(h.text.buffer, h.text.byteOffset, h.text.byteLength).toString('utf8'));
+  const value =
+    message !== null && typeof message === 'object' && Object.hasOwn(message, h.member)
+      ? (message as Record<string, unknown>)[h.member]
+      : undefined;
+  lastRead = { outcome, value };
+  return value;
+}
+
 /** One tools/list page: its `result` (a noted answer) and how many of its `tools` the list kept, from the first. */
 export interface ToolPage {
   result: unknown;

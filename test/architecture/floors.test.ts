@@ -12,7 +12,7 @@ import { ROOT, tsFiles } from './source-files.helpers.ts';
  * reads. extract/ (the spec's client algorithms, pure) sits below capture/, which uses them on live answers.
  */
 const FLOORS: ReadonlyArray<readonly string[]> = [
-  ['record', 'json.ts', 'adcp-tasks.ts', 'version.ts', 'cache-dir.ts'],
+  ['record', 'json.ts', 'adcp-tasks.ts', 'version.ts', 'cache-dir.ts', 'gc.ts'],
   ['config', 'extract', 'sanitize.ts'],
   ['connect', 'schemas', 'webhooks'],
   ['capture'],

@@ -7,9 +7,20 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { captureAgent } from '../../harness/capture/capture-agent.ts';
 import { toJsonText } from '../../harness/capture/json-text.ts';
 import type { AgentConfig } from '../../harness/config/types.ts';
-import type { AgentCapture } from '../../harness/record/exchange.ts';
+import type { AgentCapture, Exchange } from '../../harness/record/exchange.ts';
 import { captureFromParts, captureParts, partsBuffers, type CaptureParts } from '../../harness/run/judge/capture-parts.ts';
-import { answerTextOf, LARGE_TEXT_CHARS } from '../../harness/record/answer-text.ts';
+import {
+  answerTextOf,
+  HELD_AS_TEXT_BYTES,
+  heldDigestOf,
+  heldTextOf,
+  holdAsText,
+  LARGE_TEXT_CHARS,
+  noteAnswerText,
+  releaseHeldAnswers,
+} from '../../harness/record/answer-text.ts';
+import { answerDigest, textsOfAnswer } from '../../harness/extract/answer-facts.ts';
+import { own } from '../../harness/json.ts';
 import { MessageChannel } from 'node:worker_threads';
 import { startHttpSeller, stdioSellerCommand } from '../../sellers/launch.ts';
 import { httpAgent, probes, stdioAgent } from '../connect/agents.ts';
@@ -139,4 +150,90 @@ test('a value changed after it was noted, or a recording, goes serialized: only 
   const { parts, back } = roundTrip(c);
   expect(parts.answers?.[0]).toBeNull();
   expect(toJsonText(back)).toBe(toJsonText(c));
+});
+
+describe('an answer over 1 MiB is held as its text once its call is recorded', () => {
+  // big-answer: 11.9 MB of structuredContent, on every call (the capabilities call and the scenario's call without context).
+  let c: AgentCapture;
+  beforeAll(async () => {
+    c = await captureAgent(
+      stdioAgent('big-answer', {
+        command: process.execPath,
+        args: [HOSTILE_STDIO, 'big-answer'],
+        maxBytes: 16 * 1024 * 1024,
+        timeouts: { connectMs: 10_000, callMs: 8000, agentMs: 30_000 },
+      }),
+    );
+  }, 60_000);
+  const heldOnes = () => c.exchanges.filter((x) => heldTextOf(x.outcome) !== undefined);
+
+  test('the outcome reads its answer back from the bytes: the same JSON value, one parsed copy at a time', () => {
+    const held = heldOnes();
+    expect(held.length).toBeGreaterThanOrEqual(2);
+    for (const x of held) {
+      expect(Object.getOwnPropertyDescriptor(x.outcome, 'result')?.get).toBeTypeOf('function');
+      expect(heldTextOf(x.outcome)!.text.length).toBeGreaterThanOrEqual(HELD_AS_TEXT_BYTES);
+      const catalog = own(own(own(x.outcome, 'result'), 'structuredContent'), 'catalog') as unknown[];
+      expect(catalog).toHaveLength(44_000);
+      expect(catalog[43_999]).toEqual({ id: 'item_43999', name: 'Item 43999 ', description: 'd'.repeat(200), tags: ['a', 'b', 'c'] });
+    }
+    // Read twice in a row: the same copy. Another answer read in between: parsed again.
+    const [a, b] = held as [Exchange, Exchange];
+    const first = own(a.outcome, 'result');
+    expect(own(a.outcome, 'result')).toBe(first);
+    own(b.outcome, 'result');
+    expect(own(a.outcome, 'result')).not.toBe(first);
+    // Whoever sets a value holds that value.
+    const copy = { ...a, outcome: { ...a.outcome } };
+    expect(heldTextOf(copy.outcome)).toBeUndefined();
+    expect(toJsonText(copy.outcome)).toBe(toJsonText(a.outcome));
+  });
+
+  test('the hand-over sends the held text without reading the answer back, and the worker rebuilds the capture', () => {
+    const [a] = heldOnes() as [Exchange];
+    const read = own(a.outcome, 'result');
+    const { parts, back } = roundTrip(c);
+    expect(own(a.outcome, 'result')).toBe(read); // no other answer was read back meanwhile
+    expectSentAsText(c, parts);
+    expect(toJsonText(back)).toBe(toJsonText(c));
+  });
+
+  test('what the reports read of it (texts, error code, echoed version) is what they read of the value', () => {
+    for (const x of heldOnes()) {
+      const plain = { kind: 'result', result: own(x.outcome, 'result') } as const;
+      expect(heldDigestOf(x.outcome)).toEqual(answerDigest(plain));
+      expect(textsOfAnswer(x.outcome)).toEqual(textsOfAnswer(plain));
+      expect(textsOfAnswer(x.outcome)[0]).toMatch(/^structuredContent: \{.*…$/s);
+    }
+  });
+});
+
+test('holdAsText keeps an answer under 1 MiB, and one not noted, as the value itself', () => {
+  const value = { structuredContent: { note: 'x'.repeat(HELD_AS_TEXT_BYTES) } };
+  const digest = () => ({ texts: [], errorCode: undefined, echoedVersion: undefined });
+  const message = JSON.stringify({ jsonrpc: '2.0', id: 1, result: value });
+  const small = { kind: 'result', result: { ok: true } };
+  noteAnswerText(small.result, JSON.stringify({ jsonrpc: '2.0', id: 1, result: small.result }), 'result');
+  expect(holdAsText(small, digest)).toBe(small);
+  const unnoted = { kind: 'result', result: value };
+  expect(holdAsText(unnoted, digest)).toBe(unnoted);
+  noteAnswerText(value, message, 'result');
+  const held = holdAsText<{ kind: string; result: unknown }>({ kind: 'result', result: value }, digest);
+  expect(heldTextOf(held)?.member).toBe('result');
+  expect(held.result).toBe(value); // the value at hand stays the copy read, until another is read back
+  expect(releaseHeldAnswers()).toBe(true);
+  expect(held.result).toEqual(value);
+  expect(held.result).not.toBe(value);
+  expect(releaseHeldAnswers()).toBe(false);
+  // Every way of reading it sees the value: own(), spread, JSON, and the writer of non-finite numbers.
+  const finite = { data: 'x'.repeat(HELD_AS_TEXT_BYTES), n: 1 };
+  noteAnswerText(finite, `{"jsonrpc":"2.0","id":2,"error":${JSON.stringify(finite).replace('"n":1', '"n":1e400')}}`, 'error');
+  const error = holdAsText({ kind: 'jsonrpc-error', error: finite }, digest);
+  releaseHeldAnswers();
+  expect(own(own(error, 'error'), 'n')).toBe(Infinity);
+  expect({ ...error }.error).toEqual({ data: finite.data, n: Infinity });
+  expect(toJsonText({ outcome: error })).toBe(`{"outcome":{"kind":"jsonrpc-error","error":{"data":"${finite.data}","n":1e400}}}`);
+  held.result = { replaced: true };
+  expect(held.result).toEqual({ replaced: true });
+  expect(Object.keys(held)).toEqual(['kind', 'result']);
 });

@@ -13,7 +13,8 @@
 import { toJsonText } from '../../capture/json-text.ts';
 import { own } from '../../json.ts';
 import { advertisedOf } from '../../record/advertised.ts';
-import { answerTextOf, toolPagesOf } from '../../record/answer-text.ts';
+import { answerTextOf, HELD_AS_TEXT_BYTES, heldTextOf, toolPagesOf } from '../../record/answer-text.ts';
+import { collectGarbage } from '../../gc.ts';
 import type { AgentCapture, Exchange } from '../../record/exchange.ts';
 
 export interface CaptureParts {
@@ -58,7 +59,7 @@ export function captureParts(capture: AgentCapture): CaptureParts {
     let sent: unknown = x;
     if (answer !== undefined || tool !== undefined) {
       const placed: Record<string, unknown> = { ...x };
-      if (answer !== undefined) placed.outcome = { ...x.outcome, [memberOf(x)!]: null };
+      if (answer !== undefined) placed.outcome = withoutAnswer(x.outcome, memberOf(x)!);
       if (tool !== undefined) placed.advertised = null;
       sent = placed;
     }
@@ -91,6 +92,8 @@ export function captureFromParts(parts: CaptureParts): AgentCapture {
     if (answer && member) {
       parts.answers![i] = null;
       (x.outcome as Record<string, unknown>)[member] = own(JSON.parse(utf8(answer)), member);
+      // A large answer's text and the garbage of its parse (~100 MB for a million keys): gone before the next.
+      if (answer.byteLength >= HELD_AS_TEXT_BYTES) collectGarbage();
     }
     const tool = parts.advertisedFrom?.[i];
     if (tool !== null && tool !== undefined) x.advertised = advertisedOf(tools[tool]);
@@ -133,10 +136,19 @@ function memberOf(x: Exchange): 'result' | 'error' | undefined {
   return kind === 'result' ? 'result' : kind === 'jsonrpc-error' ? 'error' : undefined;
 }
 
+/** The outcome with its answer null, in its place: a held answer (record/answer-text.ts) is not read back for it. */
+function withoutAnswer(outcome: object, member: 'result' | 'error'): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(outcome)) out[key] = key === member ? null : (outcome as Record<string, unknown>)[key];
+  return out;
+}
+
 /** The message text of an exchange's answer, when it is a live answer noted with it (record/answer-text.ts). */
 function answerOf(x: Exchange): string | Uint8Array | undefined {
   const member = memberOf(x);
   if (!member) return undefined;
+  const held = heldTextOf(x.outcome);
+  if (held) return held.member === member ? held.text : undefined;
   const value = (x.outcome as Record<string, unknown>)[member];
   const noted = answerTextOf(value);
   return noted?.member === member ? noted.text : undefined;

@@ -4,9 +4,9 @@
 // string is bounded and redacted here, before any report sees it.
 import type { AgentCapture, Exchange } from '../../record/exchange.ts';
 import type { Evidence, RelatedCall, ReportOutcome } from '../../report/model.ts';
-import { isObject, jsonPrefix, own } from '../../json.ts';
+import { isObject } from '../../json.ts';
+import { echoedVersionOf, safeJson, textsOfAnswer } from '../../extract/answer-facts.ts';
 import { sellerText } from '../../sanitize.ts';
-import { extractSuccess } from '../../extract/success.ts';
 import outputConformance from '../../checks/schema/output-conformance.ts';
 import { toolName } from '../../checks/run-checks.ts';
 
@@ -21,75 +21,8 @@ const textsOf = new WeakMap<Exchange, readonly string[]>();
 /** Every text a seller put in its answer, in the order a reader looks at them. */
 export function answerTexts(x: Exchange): string[] {
   let texts = textsOf.get(x);
-  if (!texts) textsOf.set(x, (texts = textsOfAnswer(x)));
+  if (!texts) textsOf.set(x, (texts = textsOfAnswer(x.outcome)));
   return [...texts];
-}
-
-function textsOfAnswer(x: Exchange): string[] {
-  const out: string[] = [];
-  const outcome = x.outcome;
-  if (outcome.kind === 'transport-error') {
-    out.push(`no answer: ${outcome.failure.kind}: ${outcome.failure.message}`);
-    return out;
-  }
-  if (outcome.kind === 'jsonrpc-error') {
-    const e = outcome.error;
-    out.push(
-      `JSON-RPC error ${String(own(e, 'code'))}: ${typeof own(e, 'message') === 'string' ? String(own(e, 'message')) : JSON.stringify(own(e, 'message'))}`,
-    );
-    const data = own(e, 'data');
-    if (data !== undefined) out.push(`data: ${safeJson(data)}`);
-    return out;
-  }
-  const result = outcome.result;
-  if (!isObject(result)) return [`result: ${safeJson(result)}`];
-  const structured = own(result, 'structuredContent');
-  const adcpError = own(structured, 'adcp_error');
-  if (adcpError !== undefined) out.push(`adcp_error: ${safeJson(adcpError)}`);
-  const content = own(result, 'content');
-  const mirrored = structured === undefined ? undefined : safeJson(structured);
-  if (Array.isArray(content)) {
-    for (const item of content.slice(0, 3)) {
-      const text = own(item, 'text');
-      if (typeof text === 'string' && text !== '' && !sameJson(text, mirrored)) out.push(text);
-    }
-  }
-  if (adcpError === undefined && structured !== undefined && own(result, 'isError') !== true)
-    out.unshift(`structuredContent: ${mirrored ?? safeJson(structured)}`);
-  return out;
-}
-
-/** A text item that only mirrors structuredContent adds nothing to the evidence. */
-function sameJson(text: string, json: string | undefined): boolean {
-  if (json === undefined || text.length > 4 * ANSWER_CHARS) return false;
-  try {
-    return JSON.stringify(JSON.parse(text)) === json;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Excerpts already written, by the seller value they show (never changed once captured): every finding on
- * one answer shows the same excerpt, and an object of a million keys costs ~0.4 s just to list its keys.
- */
-const excerpts = new WeakMap<object, string>();
-
-function safeJson(v: unknown): string {
-  if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return String(v);
-  const key = v !== null && typeof v === 'object' ? v : undefined;
-  const cached = key && excerpts.get(key);
-  if (cached !== undefined) return cached;
-  let excerpt: string;
-  try {
-    // Only the excerpt is written: a 16 MB answer is not serialized whole for every finding that shows it.
-    const { text, complete } = jsonPrefix(v, 4 * ANSWER_CHARS);
-    excerpt = complete ? text : `${text}…`;
-  } catch {
-    excerpt = '[unserializable]';
-  }
-  if (key) excerpts.set(key, excerpt);
-  return excerpt;
 }
 
 const SDK_OUTPUT_REJECTION =
@@ -265,7 +198,7 @@ export function releaseFacts(capture: AgentCapture): string {
   const served = new Map<string, string>();
   for (const x of exchanges.slice(0, 500)) {
     if (x.outcome.kind !== 'result' || x.intent !== 'valid') continue;
-    const echoed = own(extractSuccess(x.outcome.result), 'adcp_version');
+    const echoed = echoedVersionOf(x.outcome);
     if (typeof echoed !== 'string' || served.has(echoed.slice(0, 40))) continue;
     served.set(echoed.slice(0, 40), String(x.tool).slice(0, 64));
     if (served.size >= 3) break;

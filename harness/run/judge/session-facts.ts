@@ -7,7 +7,7 @@ import type { Check, Outcome } from '../../checks/check.ts';
 import type { AccountUse, AgentFacts, CreatedObject } from '../../report/model.ts';
 import { accountFor } from '../../capture/probes.ts';
 import { isObject, own } from '../../json.ts';
-import { extractError } from '../../extract/error.ts';
+import { errorCodeOf } from '../../extract/answer-facts.ts';
 import { sellerText } from '../../sanitize.ts';
 import { webhookFacts } from '../../webhooks/report-facts.ts';
 import { taskTrace } from './task-trace.ts';
@@ -59,7 +59,7 @@ function accountUse(capture: AgentCapture, secrets: readonly string[]): AccountU
   const byCode = new Map<string, { calls: number; tools: Set<string> }>();
   const exchanges = Array.isArray(capture.exchanges) ? capture.exchanges : [];
   for (const x of exchanges) {
-    const code = x?.outcome ? own(extractError(x.outcome)?.error, 'code') : undefined;
+    const code = x?.outcome ? errorCodeOf(x.outcome) : undefined;
     if (typeof code !== 'string' || !ACCOUNT_CODE.test(code)) continue;
     let entry = byCode.get(code);
     if (!entry) {
