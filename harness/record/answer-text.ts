@@ -86,8 +86,11 @@ export function holdAsText<T extends object>(outcome: T, digest: (outcome: T) =>
         enumerable: true,
         configurable: true,
         get: () => readBack(out),
-        // Whoever sets a value holds that value from then on.
-        set: (v: unknown) => Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true }),
+        // Whoever sets a value holds that value from then on: no longer the text's (nor its digest's).
+        set: (v: unknown) => {
+          held.delete(out);
+          Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
+        },
       });
   }
   held.set(out, { text: noted.text, member, digest: digest(outcome) });

@@ -235,5 +235,6 @@ test('holdAsText keeps an answer under 1 MiB, and one not noted, as the value it
   expect(toJsonText({ outcome: error })).toBe(`{"outcome":{"kind":"jsonrpc-error","error":{"data":"${finite.data}","n":1e400}}}`);
   held.result = { replaced: true };
   expect(held.result).toEqual({ replaced: true });
+  expect([heldTextOf(held), heldDigestOf(held)]).toEqual([undefined, undefined]); // it goes serialized, as itself
   expect(Object.keys(held)).toEqual(['kind', 'result']);
 });
