@@ -44,7 +44,7 @@ export const HELD_AS_TEXT_BYTES = 1024 * 1024;
 
 /** What the main thread's reports read of a held answer, taken from it once, when it was held. */
 export interface HeldDigest {
-  /** The seller's texts in the answer, as evidence shows them (extract/answer-facts.ts answerTexts). */
+  /** The seller's texts in the answer, as evidence shows them (extract/answer-facts.ts textsOfAnswer). */
   texts: readonly string[];
   /** The `code` of the AdCP error an error extraction finds, if any. */
   errorCode: unknown;
