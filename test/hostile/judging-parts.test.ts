@@ -21,6 +21,8 @@ import {
 } from '../../harness/record/answer-text.ts';
 import { answerDigest, textsOfAnswer } from '../../harness/extract/answer-facts.ts';
 import { own } from '../../harness/json.ts';
+import { judgeCapture } from '../../harness/run/judge/judge.ts';
+import { sdkSchemaSource } from '../../harness/schemas/index.ts';
 import { MessageChannel } from 'node:worker_threads';
 import { startHttpSeller, stdioSellerCommand } from '../../sellers/launch.ts';
 import { httpAgent, probes, stdioAgent } from '../connect/agents.ts';
@@ -197,6 +199,21 @@ describe('an answer over 1 MiB is held as its text once its call is recorded', (
     expectSentAsText(c, parts);
     expect(toJsonText(back)).toBe(toJsonText(c));
   });
+
+  test('judged and reported exactly as the same capture holding plain values (a recording read back)', async () => {
+    const plainCopy = JSON.parse(toJsonText(c)) as AgentCapture;
+    expect(heldOnes().length).toBeGreaterThanOrEqual(2);
+    expect(plainCopy.exchanges.some((x) => heldTextOf(x.outcome) !== undefined)).toBe(false);
+    const opts = { index: 0, schemaSource: sdkSchemaSource(), secrets: [], strict: false };
+    const [held, plain] = [await judgeCapture(c, opts), await judgeCapture(plainCopy, opts)];
+    expect(
+      held.outcomes.some(
+        (o) => o.check === 'envelope.size' && o.status === 'fail' && o.evidence?.answer?.startsWith('structuredContent: {'),
+      ),
+    ).toBe(true);
+    expect(held.facts.adcpVersionReason).toMatch(/served: /);
+    expect(held).toEqual(plain);
+  }, 60_000);
 
   test('what the reports read of it (texts, error code, echoed version) is what they read of the value', () => {
     for (const x of heldOnes()) {
