@@ -84,6 +84,7 @@ export function captureFromParts(parts: CaptureParts): AgentCapture {
   if (!parts.exchanges) return capture;
   const tools = capture.toolsList?.ok === true && Array.isArray(capture.toolsList.tools) ? capture.toolsList.tools : [];
   const exchanges = parts.exchanges;
+  let unswept = 0;
   capture.exchanges = exchanges.map((bytes, i) => {
     exchanges[i] = EMPTY;
     const x = JSON.parse(utf8(bytes)) as Exchange;
@@ -92,8 +93,12 @@ export function captureFromParts(parts: CaptureParts): AgentCapture {
     if (answer && member) {
       parts.answers![i] = null;
       (x.outcome as Record<string, unknown>)[member] = own(JSON.parse(utf8(answer)), member);
-      // A large answer's text and the garbage of its parse (~100 MB for a million keys): gone before the next.
-      if (answer.byteLength >= HELD_AS_TEXT_BYTES) collectGarbage();
+      // Large answers' texts and the garbage of their parse (~100 MB for a million keys): gone before the next
+      // ones, but at most one collection per SWEEP_BYTES of them (each costs more as the capture grows).
+      if (answer.byteLength >= HELD_AS_TEXT_BYTES && (unswept += answer.byteLength) >= SWEEP_BYTES) {
+        collectGarbage();
+        unswept = 0;
+      }
     }
     const tool = parts.advertisedFrom?.[i];
     if (tool !== null && tool !== undefined) x.advertised = advertisedOf(tools[tool]);
@@ -116,6 +121,9 @@ export function partsLength(p: CaptureParts): number {
 // ---------------------------------------------------------------------------------------------------------
 
 const EMPTY = new Uint8Array(0);
+
+/** Bytes of large answers parsed between two garbage collections while a capture is read back. */
+const SWEEP_BYTES = 8 * 1024 * 1024;
 
 const utf8 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
 
