@@ -185,7 +185,7 @@ describe('an answer over 1 MiB is held as its text once its call is recorded', (
     expect(own(a.outcome, 'result')).toBe(first);
     own(b.outcome, 'result');
     expect(own(a.outcome, 'result')).not.toBe(first);
-    // Whoever sets a value holds that value.
+    // A copy made by spreading reads the answer back: it holds the value itself, not the text.
     const copy = { ...a, outcome: { ...a.outcome } };
     expect(heldTextOf(copy.outcome)).toBeUndefined();
     expect(toJsonText(copy.outcome)).toBe(toJsonText(a.outcome));
@@ -225,7 +225,7 @@ describe('an answer over 1 MiB is held as its text once its call is recorded', (
   });
 });
 
-test('holdAsText keeps an answer under 1 MiB, and one not noted, as the value itself', () => {
+test('holdAsText: only a noted answer of 1 MiB or more is held; every way of reading sees it; setting a value drops the text', () => {
   const value = { structuredContent: { note: 'x'.repeat(HELD_AS_TEXT_BYTES) } };
   const digest = () => ({ texts: [], errorCode: undefined, echoedVersion: undefined });
   const message = JSON.stringify({ jsonrpc: '2.0', id: 1, result: value });
@@ -242,7 +242,8 @@ test('holdAsText keeps an answer under 1 MiB, and one not noted, as the value it
   expect(held.result).toEqual(value);
   expect(held.result).not.toBe(value);
   expect(releaseHeldAnswers()).toBe(false);
-  // Every way of reading it sees the value: own(), spread, JSON, and the writer of non-finite numbers.
+  // Every way of reading it sees the value: own(), spread, JSON, and the writer of non-finite numbers. (The text
+  // says 1e400 where the value noted says 1: what is read back is the text's.)
   const finite = { data: 'x'.repeat(HELD_AS_TEXT_BYTES), n: 1 };
   noteAnswerText(finite, `{"jsonrpc":"2.0","id":2,"error":${JSON.stringify(finite).replace('"n":1', '"n":1e400')}}`, 'error');
   const error = holdAsText({ kind: 'jsonrpc-error', error: finite }, digest);
