@@ -30,9 +30,8 @@ export function echoedVersionOf(outcome: ExchangeOutcome): unknown {
 }
 
 /** Every text a seller put in its answer, in the order a reader looks at them. */
-export function textsOfAnswer(outcome: ExchangeOutcome): string[] {
-  const digest = heldDigestOf(outcome);
-  return digest ? [...digest.texts] : answerTextsOf(outcome);
+export function textsOfAnswer(outcome: ExchangeOutcome): readonly string[] {
+  return heldDigestOf(outcome)?.texts ?? answerTextsOf(outcome);
 }
 
 function answerTextsOf(outcome: ExchangeOutcome): string[] {

@@ -19,6 +19,12 @@ export interface AnswerText {
   member: AnswerMember;
 }
 
+/** Which member of its JSON-RPC message an exchange outcome's answer is (by its `kind`), when it has one. */
+export function answerMember(outcome: unknown): AnswerMember | undefined {
+  const kind = (outcome as { kind?: unknown } | null)?.kind;
+  return kind === 'result' ? 'result' : kind === 'jsonrpc-error' ? 'error' : undefined;
+}
+
 /** From this length on, a noted text is kept as UTF-8 bytes (see AnswerText.text). */
 export const LARGE_TEXT_CHARS = 64 * 1024;
 
@@ -72,8 +78,7 @@ const held = new WeakMap<object, Held>();
  * it is.
  */
 export function holdAsText<T extends object>(outcome: T, digest: (outcome: T) => HeldDigest): T {
-  const kind = (outcome as { kind?: unknown }).kind;
-  const member = kind === 'result' ? 'result' : kind === 'jsonrpc-error' ? 'error' : undefined;
+  const member = answerMember(outcome);
   if (!member) return outcome;
   const value = (outcome as Record<string, unknown>)[member];
   const noted = answerTextOf(value);

@@ -13,7 +13,7 @@
 import { toJsonText } from '../../capture/json-text.ts';
 import { own } from '../../json.ts';
 import { advertisedOf } from '../../record/advertised.ts';
-import { answerTextOf, HELD_AS_TEXT_BYTES, heldTextOf, toolPagesOf } from '../../record/answer-text.ts';
+import { answerMember, answerTextOf, HELD_AS_TEXT_BYTES, heldTextOf, toolPagesOf, type AnswerMember } from '../../record/answer-text.ts';
 import { collectGarbage } from '../../gc.ts';
 import type { AgentCapture, Exchange } from '../../record/exchange.ts';
 
@@ -59,7 +59,7 @@ export function captureParts(capture: AgentCapture): CaptureParts {
     let sent: unknown = x;
     if (answer !== undefined || tool !== undefined) {
       const placed: Record<string, unknown> = { ...x };
-      if (answer !== undefined) placed.outcome = withoutAnswer(x.outcome, memberOf(x)!);
+      if (answer !== undefined) placed.outcome = withoutAnswer(x.outcome, answerMember(x.outcome)!);
       if (tool !== undefined) placed.advertised = null;
       sent = placed;
     }
@@ -89,7 +89,7 @@ export function captureFromParts(parts: CaptureParts): AgentCapture {
     exchanges[i] = EMPTY;
     const x = JSON.parse(utf8(bytes)) as Exchange;
     const answer = parts.answers?.[i];
-    const member = memberOf(x);
+    const member = answerMember(x.outcome);
     if (answer && member) {
       parts.answers![i] = null;
       (x.outcome as Record<string, unknown>)[member] = own(JSON.parse(utf8(answer)), member);
@@ -138,14 +138,8 @@ function bytesOf(text: string | Uint8Array, encoder: TextEncoder): Uint8Array {
   return typeof text === 'string' ? encoder.encode(text) : new Uint8Array(text);
 }
 
-/** Which member of its JSON-RPC message an exchange's answer is, when it has one. */
-function memberOf(x: Exchange): 'result' | 'error' | undefined {
-  const kind = (x.outcome as { kind?: unknown } | null)?.kind;
-  return kind === 'result' ? 'result' : kind === 'jsonrpc-error' ? 'error' : undefined;
-}
-
 /** The outcome with its answer null, in its place: a held answer (record/answer-text.ts) is not read back for it. */
-function withoutAnswer(outcome: object, member: 'result' | 'error'): Record<string, unknown> {
+function withoutAnswer(outcome: object, member: AnswerMember): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(outcome)) out[key] = key === member ? null : (outcome as Record<string, unknown>)[key];
   return out;
@@ -153,7 +147,7 @@ function withoutAnswer(outcome: object, member: 'result' | 'error'): Record<stri
 
 /** The message text of an exchange's answer, when it is a live answer noted with it (record/answer-text.ts). */
 function answerOf(x: Exchange): string | Uint8Array | undefined {
-  const member = memberOf(x);
+  const member = answerMember(x.outcome);
   if (!member) return undefined;
   const held = heldTextOf(x.outcome);
   if (held) return held.member === member ? held.text : undefined;

@@ -72,7 +72,12 @@ function probeOf(config: AgentConfig, capture: AgentCapture, i: number): Probe {
  * not, its judged data is final as soon as it is judged, and its suite need not wait for the others.
  */
 export function mayReverify(capture: AgentCapture, data: Pick<AgentSuiteData, 'outcomes' | 'facts'>, strict: boolean): boolean {
-  return capture.initialize.ok && data.facts.incomplete === null && repeatableCalls(capture, data, strict).length > 0;
+  return callsAskedAgain(capture, data, strict).length > 0;
+}
+
+/** The failing calls asked again: none of an agent whose session never opened or whose judging is incomplete. */
+function callsAskedAgain(capture: AgentCapture, data: Pick<AgentSuiteData, 'outcomes' | 'facts'>, strict: boolean): number[] {
+  return capture.initialize.ok && data.facts.incomplete === null ? repeatableCalls(capture, data, strict) : [];
 }
 
 /**
@@ -94,8 +99,7 @@ export interface ReverifyPlan {
 /** The plan for an agent with failing read-only calls; undefined when nothing is asked again. */
 export function planReverify(item: ReverifyItem, strict: boolean): ReverifyPlan | undefined {
   const { config, capture, data, index } = item;
-  if (!capture.initialize.ok || data.facts.incomplete !== null) return undefined;
-  const calls = repeatableCalls(capture, data, strict);
+  const calls = callsAskedAgain(capture, data, strict);
   if (!calls.length) return undefined;
   // The capabilities call goes first again when the first session made it: it decides the AdCP version judged.
   const probes: Probe[] = [];
