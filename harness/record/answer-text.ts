@@ -94,6 +94,7 @@ export function holdAsText<T extends object>(outcome: T, digest: (outcome: T) =>
         // Whoever sets a value holds that value from then on: no longer the text's (nor its digest's).
         set: (v: unknown) => {
           held.delete(out);
+          if (lastRead?.outcome === out) lastRead = undefined;
           Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
         },
       });

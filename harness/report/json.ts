@@ -148,8 +148,9 @@ export function buildReportJson(report: RunReport): ReportJson {
  */
 export function* reportJsonText(report: RunReport): Generator<string> {
   const harnessVersion = report.run?.harnessVersion ?? HARNESS_VERSION;
-  let summary: Counts = { ...ZERO_COUNTS };
-  for (const a of report.agents) summary = addCounts(summary, catalogCounts(a));
+  // Each agent's counts, once: the run's summary is written before the agents, and each agent then shows its own.
+  const counts = report.agents.map(catalogCounts);
+  const summary = counts.reduce(addCounts, { ...ZERO_COUNTS });
   // The run's own fields around an empty agents list, which is then written where JSON.stringify put it: the
   // only place `\n  "agents": []` can stand is a top-level key (inside a string value its quotes are escaped).
   const top = JSON.stringify(reportJsonRun(report, [], summary), null, 2);
@@ -160,7 +161,7 @@ export function* reportJsonText(report: RunReport): Generator<string> {
   }
   yield `${top.slice(0, at)}\n  "agents": [`;
   for (const [i, a] of report.agents.entries()) {
-    const { agent } = reportJsonAgent(a, report.strict, harnessVersion);
+    const { agent } = reportJsonAgent(a, report.strict, harnessVersion, counts[i]);
     yield `${i === 0 ? '' : ','}\n    ${JSON.stringify(agent, null, 2).replaceAll('\n', '\n    ')}`;
   }
   yield `\n  ]${top.slice(at + AGENTS_KEY.length)}\n`;
@@ -170,9 +171,13 @@ export function* reportJsonText(report: RunReport): Generator<string> {
 const AGENTS_KEY = '\n  "agents": []';
 
 /** One agent as report.json has it. */
-function reportJsonAgent(a: AgentReport, strict: boolean, harnessVersion: string): { agent: ReportJsonAgent; counts: Counts } {
+function reportJsonAgent(
+  a: AgentReport,
+  strict: boolean,
+  harnessVersion: string,
   // The catalog's checks; the official storyboards are counted apart (`storyboards`), as in every report.
-  const counts = catalogCounts(a);
+  counts: Counts = catalogCounts(a),
+): { agent: ReportJsonAgent; counts: Counts } {
   const verdict = agentVerdict(a, strict);
   const agent: ReportJsonAgent = {
     name: a.name,
